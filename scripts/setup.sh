@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Installs everything Attention Lab needs, idempotently, and says nothing when it is all there.
+#   - Debian packages (toolchains, libraries, browser, X server, font)
+#   - Dear ImGui sources from Debian's source package, into third_party/imgui (ignored by git)
+#   - npm dev dependencies (playwright-core drives Debian's Chromium)
+# On a machine that is not Debian: install the equivalents yourself and set IMGUI_DIR to an
+# ImGui checkout (1.86 or later); this script then only checks what it can.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
+
+packages=(
+  cmake ninja-build g++ pkg-config
+  emscripten
+  libeigen3-dev libglfw3-dev libgl-dev nlohmann-json3-dev
+  libgtest-dev libbenchmark-dev
+  clang libclang-rt-14-dev
+  chromium xvfb xauth libgl1-mesa-dri
+  fonts-dejavu-core
+  dpkg-dev xz-utils
+)
+
+# Node and npm may come from elsewhere (nodesource ships npm inside nodejs, and Debian's npm
+# conflicts with it): take Debian's only when there is none.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
+
+# ---- Debian packages -------------------------------------------------------------------
+if command -v dpkg-query >/dev/null 2>&1; then
+  missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    say "installing Debian packages: ${missing[*]}"
+    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq >/dev/null || die "apt-get update failed: check the network or your apt sources"
+    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+      || die "apt-get install failed for: ${missing[*]} (run it by hand to see why)"
+  fi
+else
+  say "not a Debian system: install the equivalents of: ${packages[*]}"
+fi
+
+# ---- Dear ImGui sources ----------------------------------------------------------------
+imgui_dir=${IMGUI_DIR:-$root/third_party/imgui}
+if [ ! -f "$imgui_dir/imgui.cpp" ]; then
+  [ -z "${IMGUI_DIR:-}" ] || die "IMGUI_DIR=$IMGUI_DIR has no imgui.cpp"
+  command -v apt-get >/dev/null 2>&1 || die "no apt-get: set IMGUI_DIR to a Dear ImGui checkout"
+  say "fetching Dear ImGui sources from Debian's source package"
+  work=$root/third_party/.apt
+  rm -rf "$work"; mkdir -p "$work/lists/partial" "$work/dl"
+  # A deb-src list derived from this machine's own apt sources, used privately so the
+  # system's apt configuration stays untouched.
+  list=$work/sources.list
+  : > "$list"
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    awk '
+      /^URIs:/   { uris=$0; sub(/^URIs:[ \t]*/, "", uris) }
+      /^Suites:/ { suites=$0; sub(/^Suites:[ \t]*/, "", suites) }
+      /^Components:/ { comps=$0; sub(/^Components:[ \t]*/, "", comps) }
+      /^$/ { if (uris != "") { n=split(uris,u," "); m=split(suites,s," ");
+               for(i=1;i<=n;i++) for(j=1;j<=m;j++) print "deb-src [trusted=yes] " u[i] " " s[j] " " comps }
+             uris=""; suites=""; comps="" }
+      END { if (uris != "") { n=split(uris,u," "); m=split(suites,s," ");
+               for(i=1;i<=n;i++) for(j=1;j<=m;j++) print "deb-src [trusted=yes] " u[i] " " s[j] " " comps } }
+    ' "$f" >> "$list"
+  done
+  if [ -f /etc/apt/sources.list ]; then
+    grep -E '^deb ' /etc/apt/sources.list | sed -E 's/^deb (\[[^]]*\] )?/deb-src [trusted=yes] /' >> "$list" || true
+  fi
+  [ -s "$list" ] || die "found no apt sources to derive a deb-src list from"
+  opts=(-o Dir::Etc::SourceList="$list" -o Dir::Etc::SourceParts=/dev/null
+        -o Dir::State::Lists="$work/lists" -o Debug::NoLocking=1)
+  apt-get "${opts[@]}" update -qq >/dev/null 2>&1 || die "could not read Debian's source index (network?)"
+  (cd "$work/dl" && apt-get "${opts[@]}" source --download-only imgui >/dev/null 2>&1) \
+    || die "could not download Debian's imgui source package"
+  tarball=$(ls "$work"/dl/imgui_*.orig.tar.* | head -n 1)
+  mkdir -p "$imgui_dir"
+  tar -xf "$tarball" -C "$imgui_dir" --strip-components=1
+  rm -rf "$work"
+  [ -f "$imgui_dir/imgui.cpp" ] || die "the imgui source package did not contain imgui.cpp"
+fi
+
+# ---- npm dev dependencies --------------------------------------------------------------
+if [ ! -d node_modules/playwright-core ] || [ package.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm dev dependencies"
+  npm ci --no-audit --no-fund --loglevel=error >/dev/null 2>&1 || npm install --no-audit --no-fund --loglevel=error >/dev/null \
+    || die "npm install failed (is the npm registry reachable?)"
+fi

@@ -1,0 +1,50 @@
+// The one request/response format of docs/contract.md, shared by attention-cli, the
+// WebAssembly module and the tests. Parsing is strict: any problem is a RequestError whose
+// message names the field (and position) and says what is wrong, in one sentence.
+#pragma once
+
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "attention.h"
+
+namespace attn::io {
+
+struct RequestError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Sizes this build accepts; a request beyond them gets an error that names the limit.
+struct Limits {
+  static constexpr std::size_t max_request_bytes = 256u << 20;  // JSON text
+  static constexpr std::size_t max_tensor_elements = 1u << 24;  // per q, k, v, mask, grad
+  static constexpr std::size_t max_score_elements = 1u << 24;   // batch·heads·nq·nk when the
+                                                                // reference must hold them all
+  static constexpr int max_depth = 6;                           // JSON nesting
+};
+
+struct Request {
+  int rank = 4;  // of q, k, v and every tensor in the response
+  Shape shape;
+  std::vector<float> q, k, v, grad_output;
+  Options options;
+  Kernel kernel = Kernel::automatic;
+  std::set<std::string> outputs{"output"};
+
+  Inputs inputs() const { return {shape, q.data(), k.data(), v.data()}; }
+  bool wants(const std::string& name) const { return outputs.count(name) != 0; }
+};
+
+Request parse_request(std::string_view json_text);
+
+// Computes a parsed request and writes the response JSON.
+std::string respond(const Request& request);
+
+// The whole pipeline, as the CLI and the JS API use it: a response or an error object,
+// never an exception.
+std::string compute_json(std::string_view json_text, bool* ok = nullptr);
+
+}  // namespace attn::io
