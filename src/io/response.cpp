@@ -10,7 +10,10 @@ namespace attn::io {
 
 namespace {
 
-using nlohmann::json;
+// Responses carry float32 results: a float number type prints each as the shortest decimal
+// that reads back as the same float (0.8044297, not 0.8044297099113464).
+using json = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t,
+                                  std::uint64_t, float>;
 
 // Writes the next elements of `p` as nested arrays of sizes dims[0..rank); −∞ (a blocked
 // score) becomes the string "-inf", as the contract spells it.
@@ -21,7 +24,7 @@ json nest(const float*& p, const int* dims, int rank) {
       a.push_back(nest(p, dims + 1, rank - 1));
     } else {
       const float x = *p++;
-      a.push_back(x == kNegInf ? json("-inf") : json(double(x)));
+      a.push_back(x == kNegInf ? json("-inf") : json(x));
     }
   }
   return a;
