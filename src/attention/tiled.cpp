@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include "simd.h"
@@ -59,6 +60,19 @@ int causal_key_end(Causal c, int i, int nq, int nk) {
   return nk;
 }
 
+// Calls block(first_row, std::integral_constant<int, R>) over `rows` in register blocks of
+// kRows, then once for the 1 to 3 rows left, so each block size is its own unrolled code.
+template <class Block>
+void for_row_blocks(int rows, Block&& block) {
+  int r = 0;
+  for (; r + kRows <= rows; r += kRows) block(r, std::integral_constant<int, kRows>{});
+  switch (rows - r) {
+    case 3: block(r, std::integral_constant<int, 3>{}); break;
+    case 2: block(r, std::integral_constant<int, 2>{}); break;
+    case 1: block(r, std::integral_constant<int, 1>{}); break;
+  }
+}
+
 // [SECTION] Step 2: pack a K tile -----------------------------------------------------------
 // kt (dk, width) = K[j0 .. j0+nj)ᵀ, columns nj .. width zero, so step 3 runs whole vectors.
 void pack_k_transposed(const float* K, int dk, int nj, int width, float* kt) {
@@ -94,16 +108,9 @@ void scores_block(const float* q, int dk, const float* kt, int width, float* s, 
 }
 
 void scores(const float* q, int rows, int dk, const float* kt, int width, float* s, int ldS) {
-  int r = 0;
-  for (; r + kRows <= rows; r += kRows)
-    scores_block<kRows>(q + std::size_t(r) * dk, dk, kt, width, s + std::size_t(r) * ldS, ldS);
-  const float* qt = q + std::size_t(r) * dk;
-  float* st = s + std::size_t(r) * ldS;
-  switch (rows - r) {
-    case 3: scores_block<3>(qt, dk, kt, width, st, ldS); break;
-    case 2: scores_block<2>(qt, dk, kt, width, st, ldS); break;
-    case 1: scores_block<1>(qt, dk, kt, width, st, ldS); break;
-  }
+  for_row_blocks(rows, [&](int r, auto R) {
+    scores_block<decltype(R)::value>(q + std::size_t(r) * dk, dk, kt, width, s + std::size_t(r) * ldS, ldS);
+  });
 }
 
 // [SECTION] Step 5: o += P · V ---------------------------------------------------------------
@@ -141,16 +148,9 @@ void accumulate_block(const float* p, int ldP, int nj, const float* V, int dv, f
 }
 
 void accumulate(const float* p, int ldP, int rows, int nj, const float* V, int dv, float* o) {
-  int r = 0;
-  for (; r + kRows <= rows; r += kRows)
-    accumulate_block<kRows>(p + std::size_t(r) * ldP, ldP, nj, V, dv, o + std::size_t(r) * dv);
-  const float* pt = p + std::size_t(r) * ldP;
-  float* ot = o + std::size_t(r) * dv;
-  switch (rows - r) {
-    case 3: accumulate_block<3>(pt, ldP, nj, V, dv, ot); break;
-    case 2: accumulate_block<2>(pt, ldP, nj, V, dv, ot); break;
-    case 1: accumulate_block<1>(pt, ldP, nj, V, dv, ot); break;
-  }
+  for_row_blocks(rows, [&](int r, auto R) {
+    accumulate_block<decltype(R)::value>(p + std::size_t(r) * ldP, ldP, nj, V, dv, o + std::size_t(r) * dv);
+  });
 }
 
 // [SECTION] Step 4: online softmax of one row of a tile --------------------------------------
