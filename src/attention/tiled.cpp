@@ -210,15 +210,51 @@ RowMask mask_row(const Mask& mask, int b, int h, int i) {
   return {mask.kind, mask.values.data() + row, d[3] == 1 ? 0 : 1};
 }
 
+// One block of query rows of one (batch, head), its running state and the scratch.
+struct QueryBlock {
+  const Shape& s;
+  const Options& opt;
+  int b, h, i0, rows;
+  const float* q;  // (rows, dk), the block's queries
+  float* o;        // (rows, dv), its output rows, used as the accumulator
+  float* m;        // (rows) running maxima
+  float* l;        // (rows) running sums
+  float* kt;       // (dk, tile_k) packed K tile
+  float* sp;       // (rows, tile_k) S, then P
+  int tile_k;
+};
+
+// Steps 2 to 5 for one key tile. Kept out of line on purpose: V8 compiles a WebAssembly
+// function with its baseline compiler first and swaps in the optimised code only between
+// calls, so the hot code must be a function that is called often, not one long loop.
+[[gnu::noinline]] void attend_tile(const QueryBlock& blk, const float* K, const float* V, int j0) {
+  const Shape& s = blk.s;
+  const int nj = std::min(blk.tile_k, s.nk - j0);
+  const int width = round_up(nj, kCols);
+  // 2. Pack K[j0 .. j0+nj)ᵀ.                                         kt: (dk, width)
+  pack_k_transposed(K + std::size_t(j0) * s.dk, s.dk, nj, width, blk.kt);
+  // 3. Raw scores of the block against the tile.                      sp: (rows, width)
+  scores(blk.q, blk.rows, s.dk, blk.kt, width, blk.sp, blk.tile_k);
+  // 4. Online softmax, row by row: sp becomes P.
+  for (int r = 0; r < blk.rows; ++r) {
+    const int i = blk.i0 + r;
+    const int live = std::clamp(causal_key_end(blk.opt.causal, i, s.nq, s.nk) - j0, 0, nj);
+    softmax_row(blk.sp + std::size_t(r) * blk.tile_k, width, live, blk.opt.scale,
+                mask_row(blk.opt.mask, blk.b, blk.h, i), j0, blk.m[r], blk.l[r],
+                blk.o + std::size_t(r) * s.dv, s.dv);
+  }
+  // 5. o += P · V[j0 .. j0+nj).                                       o: (rows, dv)
+  accumulate(blk.sp, blk.tile_k, blk.rows, nj, V + std::size_t(j0) * s.dv, s.dv, blk.o);
+}
+
 }  // namespace
 
 void tiled_forward(const Inputs& in, const Options& opt, float* out) {
   const Shape& s = in.shape;
-  const int block_q = kQueryBlock;
   const int tile_k = key_tile(s.dk);
-  std::vector<float> kt(std::size_t(s.dk) * tile_k);  // packed K tile (dk, tile_k)
-  std::vector<float> sp(std::size_t(block_q) * tile_k);  // S, then P (block_q, tile_k)
-  std::vector<float> m(block_q), l(block_q);
+  std::vector<float> kt(std::size_t(s.dk) * tile_k);
+  std::vector<float> sp(std::size_t(kQueryBlock) * tile_k);
+  std::vector<float> m(kQueryBlock), l(kQueryBlock);
 
   for (int b = 0; b < s.batch; ++b) {
     for (int h = 0; h < s.heads; ++h) {
@@ -228,38 +264,22 @@ void tiled_forward(const Inputs& in, const Options& opt, float* out) {
       const float* V = in.v + (std::size_t(b) * s.kv_heads + kvh) * s.nk * s.dv;
       float* O = out + (std::size_t(b) * s.heads + h) * s.nq * s.dv;
 
-      for (int i0 = 0; i0 < s.nq; i0 += block_q) {
-        const int rows = std::min(block_q, s.nq - i0);
-        const float* q = Q + std::size_t(i0) * s.dk;
-        float* o = O + std::size_t(i0) * s.dv;
-        // 1. Start the recurrence; the block's output rows double as the accumulator.
-        std::fill(o, o + std::size_t(rows) * s.dv, 0.0f);
+      for (int i0 = 0; i0 < s.nq; i0 += kQueryBlock) {
+        const int rows = std::min(kQueryBlock, s.nq - i0);
+        const QueryBlock blk{s, opt, b, h, i0, rows, Q + std::size_t(i0) * s.dk, O + std::size_t(i0) * s.dv,
+                             m.data(), l.data(), kt.data(), sp.data(), tile_k};
+        // 1. Start the recurrence.
+        std::fill(blk.o, blk.o + std::size_t(rows) * s.dv, 0.0f);
         std::fill(m.begin(), m.end(), kNegInf);
         std::fill(l.begin(), l.end(), 0.0f);
-        // Tiles at or past the last row's causal end are invisible to the whole block.
+        // 2–5 per key tile; tiles at or past the last row's causal end are invisible to the
+        // whole block and skipped.
         const int block_key_end = causal_key_end(opt.causal, i0 + rows - 1, s.nq, s.nk);
-
-        for (int j0 = 0; j0 < block_key_end; j0 += tile_k) {
-          const int nj = std::min(tile_k, s.nk - j0);
-          const int width = round_up(nj, kCols);
-          // 2. Pack K[j0 .. j0+nj)ᵀ.                                  kt: (dk, width)
-          pack_k_transposed(K + std::size_t(j0) * s.dk, s.dk, nj, width, kt.data());
-          // 3. Raw scores of the block against the tile.                 sp: (rows, width)
-          scores(q, rows, s.dk, kt.data(), width, sp.data(), tile_k);
-          // 4. Online softmax, row by row: sp becomes P.
-          for (int r = 0; r < rows; ++r) {
-            const int i = i0 + r;
-            const int live = std::clamp(causal_key_end(opt.causal, i, s.nq, s.nk) - j0, 0, nj);
-            softmax_row(sp.data() + std::size_t(r) * tile_k, width, live, opt.scale,
-                        mask_row(opt.mask, b, h, i), j0, m[r], l[r], o + std::size_t(r) * s.dv, s.dv);
-          }
-          // 5. o += P · V[j0 .. j0+nj).                                  o: (rows, dv)
-          accumulate(sp.data(), tile_k, rows, nj, V + std::size_t(j0) * s.dv, s.dv, o);
-        }
+        for (int j0 = 0; j0 < block_key_end; j0 += tile_k) attend_tile(blk, K, V, j0);
         // 6. Normalise; a row that saw no visible key has l = 0 and stays exactly 0.
         for (int r = 0; r < rows; ++r) {
           const float inv = l[r] > 0.0f ? 1.0f / l[r] : 0.0f;
-          float* orow = o + std::size_t(r) * s.dv;
+          float* orow = blk.o + std::size_t(r) * s.dv;
           for (int c = 0; c < s.dv; ++c) orow[c] *= inv;
         }
       }

@@ -1,0 +1,119 @@
+// The typed-array entry point forward(q, k, v, dims, options) of build/web/attention.js:
+// same numbers as compute(), same error sentences (thrown), no memory kept between calls.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { webDir, conformanceCases, assertClose } from './cases.mjs';
+
+const createAttention = createRequire(import.meta.url)(path.join(webDir, 'attention.js'));
+const attention = await createAttention();
+
+const flat = (x) => (Array.isArray(x) ? x.flatMap(flat) : [x]);
+const shape = (x) => (Array.isArray(x) ? [x.length, ...shape(x[0])] : []);
+
+// Deterministic values in [-1, 1).
+function values(n, seed) {
+  const x = new Float32Array(n);
+  let s = seed >>> 0;
+  for (let i = 0; i < n; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    x[i] = s / 2 ** 31 - 1;
+  }
+  return x;
+}
+
+function problem({ batch = 1, heads = 1, kvHeads = heads, nq, nk, dk, dv }, seed = 1) {
+  return {
+    q: values(batch * heads * nq * dk, seed),
+    k: values(batch * kvHeads * nk * dk, seed + 1),
+    v: values(batch * kvHeads * nk * dv, seed + 2),
+    dims: { batch, heads, kvHeads, nq, nk, dk, dv },
+  };
+}
+
+test('rank-4 conformance cases (no mask): forward() gives compute()\'s output, both kernels', () => {
+  const cases = conformanceCases().filter((c) => shape(c.request.q).length === 4 && !c.request.mask);
+  assert.ok(cases.length >= 5, `only ${cases.length} cases`);
+  for (const c of cases) {
+    const r = c.request;
+    const [batch, heads, nq, dk] = shape(r.q);
+    const [, kvHeads, nk, dv] = shape(r.v);
+    for (const kernel of ['reference', 'tiled']) {
+      const out = attention.forward(new Float32Array(flat(r.q)), new Float32Array(flat(r.k)),
+                                    new Float32Array(flat(r.v)), { batch, heads, kvHeads, nq, nk, dk, dv },
+                                    { scale: r.scale, causal: r.causal, kernel });
+      assert.ok(out instanceof Float32Array);
+      assertClose(assert, Array.from(out), flat(c.expected.output), c.atol, `${c.file} (${kernel})`);
+      const viaJson = attention.computeObject({ ...r, kernel });
+      assertClose(assert, Array.from(out), flat(viaJson.output), 1e-6, `${c.file} vs compute (${kernel})`);
+    }
+  }
+});
+
+test('grouped-query heads and both causal alignments agree with compute()', () => {
+  const nest = (x, dims) =>
+    dims.length === 1 ? Array.from(x) : Array.from({ length: dims[0] }, (_, i) => {
+      const size = x.length / dims[0];
+      return nest(x.subarray(i * size, (i + 1) * size), dims.slice(1));
+    });
+  for (const causal of [false, 'top_left', 'bottom_right']) {
+    const p = problem({ batch: 2, heads: 4, kvHeads: 2, nq: 37, nk: 70, dk: 24, dv: 20 }, 7);
+    const d = p.dims;
+    const out = attention.forward(p.q, p.k, p.v, d, { causal, kernel: 'tiled' });
+    const want = attention.computeObject({
+      q: nest(p.q, [d.batch, d.heads, d.nq, d.dk]), k: nest(p.k, [d.batch, d.kvHeads, d.nk, d.dk]),
+      v: nest(p.v, [d.batch, d.kvHeads, d.nk, d.dv]), causal, kernel: 'reference' });
+    assertClose(assert, Array.from(out), flat(want.output), 1e-5, `causal ${causal}`);
+  }
+});
+
+test('bad input throws the one-sentence error and the module stays usable', () => {
+  const ok = problem({ nq: 2, nk: 3, dk: 4, dv: 5 });
+  const bad = (change) => {
+    const p = { ...ok, dims: { ...ok.dims }, options: {} };
+    change(p);
+    return () => attention.forward(p.q, p.k, p.v, p.dims, p.options);
+  };
+  const nan = new Float32Array(ok.q);
+  nan[5] = NaN;
+  const cases = [
+    [bad((p) => { p.q = [1, 2]; }), 'q: expected a Float32Array'],
+    [bad((p) => { p.dims.nk = 0; }), 'dims.nk: expected a positive integer, got 0'],
+    [bad((p) => { p.dims.dk = 2.5; }), 'dims.dk: expected a positive integer, got 2.5'],
+    [bad((p) => { p.dims.nk = 4; }), 'k: expected 16 values for (1,1,4,4), got 12'],
+    [bad((p) => { p.v = new Float32Array(14); }), 'v: expected 15 values for (1,1,3,5), got 14'],
+    [bad((p) => { p.q = nan; }), 'q[0][0][1][1]: not a finite number'],
+    [bad((p) => { p.dims.heads = 3; p.dims.kvHeads = 2; }), "k: 2 heads do not divide q's 3 heads"],
+    [bad((p) => { p.dims.nq = 5000; p.dims.dk = 4000; }), 'q: more than 16777216 elements, the limit of this build'],
+    [bad((p) => { p.options.scale = Infinity; }), 'scale: expected a finite number'],
+    [bad((p) => { p.options.causal = 'yes'; }), 'causal: expected false, true, "top_left" or "bottom_right"'],
+    [bad((p) => { p.options.kernel = 'fast'; }), 'kernel: expected "auto", "reference" or "tiled"'],
+  ];
+  for (const [call, message] of cases) {
+    assert.throws(call, { message });
+    assert.deepEqual(Array.from(attention.forward(new Float32Array([1]), new Float32Array([1]),
+                                                  new Float32Array([3]), { nq: 1, nk: 1, dk: 1, dv: 1 })), [3]);
+  }
+  // The reference kernel holds every score: beyond the limit it refuses, as compute() does.
+  const big = problem({ heads: 2, nq: 4096, nk: 4096, dk: 1, dv: 1 });
+  assert.throws(() => attention.forward(big.q, big.k, big.v, big.dims, { kernel: 'reference' }),
+                { message: 'request: 33554432 scores exceed the limit of 16777216 for weights, scores, gradients or the reference kernel' });
+});
+
+test('1000 calls do not grow the heap', () => {
+  const p = problem({ heads: 8, nq: 64, nk: 128, dk: 64, dv: 64 });  // 256 KiB per call's tensors
+  attention.forward(p.q, p.k, p.v, p.dims);
+  const before = attention.HEAPU8.length;
+  for (let i = 0; i < 1000; i++) attention.forward(p.q, p.k, p.v, p.dims);
+  assert.equal(attention.HEAPU8.length, before);
+});
+
+test('n = 16384, d = 64 runs in the module without exhausting memory', () => {
+  const p = problem({ nq: 16384, nk: 16384, dk: 64, dv: 64 });
+  const out = attention.forward(p.q, p.k, p.v, p.dims, { causal: true });
+  assert.equal(out.length, 16384 * 64);
+  assert.ok(out.every(Number.isFinite));
+  // Inputs and output are 4 MiB each; the scores (1 GiB) must never be held.
+  assert.ok(attention.HEAPU8.length < 128 << 20, `heap grew to ${attention.HEAPU8.length} bytes`);
+});
