@@ -1,0 +1,119 @@
+// <attention-lab> — one line per live instance in a lesson page:
+//
+//   <script src="https://…/attention-lab/embed.js"></script>
+//   <attention-lab preset="causal-3x2" step="softmax" height="520"></attention-lab>
+//
+// Each instance is an isolated iframe of index.html, addressed relative to this script's own
+// URL so a lesson on one site can load the demo from another. Attributes are state keys
+// (preset, step, query, view, n, nq, nk, dk, dv, seed, scale, causal, …) plus height, theme
+// ("light", "dark" or "auto": follow the host page) and ui ("compact").
+//
+// Element API: `ready` (true once the instance drew its first frame) and a `ready` event,
+// `state` (last known), `setState(partial)`, and a `change` event whose detail is the new
+// state. Everything travels by postMessage; only messages from the instance's own frame and
+// origin, of the expected shapes, are read, and nothing received is ever evaluated.
+(function () {
+  'use strict';
+  if (window.customElements.get('attention-lab')) return;  // the script was included twice
+
+  const scriptUrl = document.currentScript ? document.currentScript.src : location.href;
+  const pageUrl = new URL('index.html', scriptUrl);
+  const NOT_STATE = new Set(['height', 'theme', 'class', 'style', 'id', 'title']);
+  const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
+
+  const isPlainObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
+  const isStateValue = (x) => ['string', 'number', 'boolean'].includes(typeof x);
+
+  function fragmentOf(state) {
+    return Object.entries(state)
+      .map(([k, v]) => encodeURIComponent(k) + '=' + encodeURIComponent(String(v)).replace(/%2C/g, ','))
+      .join('&');
+  }
+
+  class AttentionLabElement extends HTMLElement {
+    constructor() {
+      super();
+      this._ready = false;
+      this._state = {};
+      this._queued = [];
+      this._onMessage = this._onMessage.bind(this);
+      this._onScheme = () => this._applyTheme();
+    }
+
+    get ready() { return this._ready; }
+    get state() { return { ...this._state }; }
+
+    setState(partial) {
+      if (!isPlainObject(partial)) throw new TypeError('setState expects an object of state keys and values');
+      const clean = {};
+      for (const [k, v] of Object.entries(partial)) if (isStateValue(v)) clean[k] = v;
+      if (this._ready) this._post({ type: 'attention-lab:set', state: clean });
+      else this._queued.push(clean);
+    }
+
+    connectedCallback() {
+      if (this._frame) return;
+      const shadow = this.attachShadow({ mode: 'open' });
+      const style = document.createElement('style');
+      style.textContent = ':host{display:block;width:100%;max-width:100%}' +
+        'iframe{display:block;width:100%;border:0;border-radius:8px;background:transparent}';
+      this._frame = document.createElement('iframe');
+      this._frame.title = this.getAttribute('title') || 'Attention Lab: scaled dot-product attention, step by step';
+      this._frame.loading = 'eager';
+      this._frame.setAttribute('allow', 'clipboard-write');
+      this._frame.style.height = this._height();
+      this._frame.src = pageUrl.href + '#' + fragmentOf(this._initialState());
+      shadow.append(style, this._frame);
+      window.addEventListener('message', this._onMessage);
+      if (this.getAttribute('theme') === 'auto') darkQuery.addEventListener('change', this._onScheme);
+    }
+
+    disconnectedCallback() {
+      window.removeEventListener('message', this._onMessage);
+      darkQuery.removeEventListener('change', this._onScheme);
+    }
+
+    _height() {
+      const h = Number.parseInt(this.getAttribute('height') || '560', 10);
+      return (Number.isFinite(h) && h >= 200 && h <= 4000 ? h : 560) + 'px';
+    }
+
+    _theme() {
+      const t = this.getAttribute('theme');
+      if (t === 'auto' || t === null) return darkQuery.matches ? 'dark' : 'light';
+      return t;
+    }
+
+    _initialState() {
+      const state = {};
+      for (const { name, value } of this.attributes) if (!NOT_STATE.has(name)) state[name] = value;
+      state.theme = this._theme();
+      return state;
+    }
+
+    _applyTheme() { this.setState({ theme: this._theme() }); }
+
+    _post(message) {
+      if (this._frame && this._frame.contentWindow) this._frame.contentWindow.postMessage(message, pageUrl.origin);
+    }
+
+    _onMessage(event) {
+      if (!this._frame || event.source !== this._frame.contentWindow || event.origin !== pageUrl.origin) return;
+      const data = event.data;
+      if (!isPlainObject(data) || typeof data.type !== 'string' || !isPlainObject(data.state)) return;
+      const state = {};
+      for (const [k, v] of Object.entries(data.state)) if (typeof k === 'string' && isStateValue(v)) state[k] = v;
+      if (data.type === 'attention-lab:ready') {
+        this._state = state;
+        this._ready = true;
+        for (const partial of this._queued.splice(0)) this._post({ type: 'attention-lab:set', state: partial });
+        this.dispatchEvent(new CustomEvent('ready', { detail: this.state }));
+      } else if (data.type === 'attention-lab:state') {
+        this._state = state;
+        this.dispatchEvent(new CustomEvent('change', { detail: this.state }));
+      }
+    }
+  }
+
+  window.customElements.define('attention-lab', AttentionLabElement);
+})();
