@@ -1,0 +1,32 @@
+// The static site must stay small enough to embed in a lesson: at most 1 MB gzip-compressed,
+// font included, examples aside. Prints the per-file figures so a change's cost is visible.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { webDir } from './cases.mjs';
+
+const LIMIT = 1000 * 1000;
+
+function files(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'examples' ? [] : files(p);
+    return [p];
+  });
+}
+
+test('build/web is at most 1 MB gzip-compressed', () => {
+  const sizes = files(webDir).map((f) => ({
+    file: path.relative(webDir, f),
+    raw: fs.statSync(f).size,
+    gzip: zlib.gzipSync(fs.readFileSync(f), { level: 9 }).length,
+  }));
+  assert.ok(sizes.some((s) => s.file === 'index.html'), 'the site has no index.html: build it first');
+  const total = sizes.reduce((sum, s) => sum + s.gzip, 0);
+  for (const s of sizes.sort((a, b) => b.gzip - a.gzip))
+    console.log(`${String(s.gzip).padStart(9)} B gzip  ${String(s.raw).padStart(9)} B raw  ${s.file}`);
+  console.log(`${String(total).padStart(9)} B gzip in all (limit ${LIMIT})`);
+  assert.ok(total <= LIMIT, `the site is ${total} B gzip-compressed, over the ${LIMIT} B limit`);
+});
