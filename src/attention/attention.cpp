@@ -45,9 +45,10 @@ constexpr long kAutoTiledScores = 128L * 128L;
 
 void forward(const Inputs& in, const Options& opt, float* out, Kernel kernel) {
   const Shape& s = in.shape;
-  // The tiled kernel implements the contract's semantics only: the stable softmax and −∞
-  // for blocked keys. The lesson's deliberate mistakes always go through the reference.
-  const bool tiled_can = opt.softmax == Softmax::stable && opt.mask_fill == kNegInf;
+  // The tiled kernel implements the contract's semantics only: the stable softmax, −∞ for
+  // blocked keys, float32. The lesson's deliberate mistakes always go through the reference.
+  const bool tiled_can = opt.softmax == Softmax::stable && opt.mask_fill == kNegInf &&
+                         opt.precision == Precision::float32;
   if (kernel == Kernel::automatic)
     kernel = long(s.nq) * s.nk >= kAutoTiledScores ? Kernel::tiled : Kernel::reference;
   if (kernel == Kernel::tiled && tiled_can) {

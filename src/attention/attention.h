@@ -66,6 +66,11 @@ enum class Softmax {
   naive    // exp(s) / Σ exp(s) as written on the blackboard: overflows, and 0/0 gives NaN
 };
 
+// Where the reference keeps its intermediates. float16 rounds each stage's result (scores,
+// mask, exponentials, sums, weights, output) to the nearest half, as a half-precision kernel
+// stores them, while each stage's arithmetic stays float32; the backward pass stays float32.
+enum class Precision { float32, float16 };
+
 struct Options {
   float scale = 1.0f;  // multiplies Q Kᵀ (use scale_for() for 1/√d_k)
   Causal causal = Causal::none;
@@ -74,6 +79,7 @@ struct Options {
   // pitfalls show what −1e9, −1 and 0 do instead.
   float mask_fill = kNegInf;
   Softmax softmax = Softmax::stable;
+  Precision precision = Precision::float32;
 };
 
 // The additive term that the mask and causal settings put on score (b, h, i, j):

@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "half.h"
+
 namespace attn {
 
 namespace {
@@ -11,6 +13,15 @@ using ConstMap = Eigen::Map<const Matrix>;
 
 ConstMap head_of(const float* base, int rows, int cols, std::size_t index) {
   return ConstMap(base + index * std::size_t(rows) * cols, rows, cols);
+}
+
+// Stores one stage's result at the options' precision: under float16 every entry is rounded
+// to the nearest half, which is where the float16 experiments overflow and lose digits.
+float stored(float x, const Options& o) { return o.precision == Precision::float16 ? round_to_half(x) : x; }
+
+template <class M>
+void store(M&& m, const Options& o) {
+  if (o.precision == Precision::float16) m = m.unaryExpr([](float x) { return round_to_half(x); });
 }
 
 }  // namespace
@@ -41,15 +52,19 @@ Trace reference_forward(const Inputs& in, const Options& opt) {
 
       // 1. Raw scores: how well each query matches each key.        (nq × dk)(dk × nk)
       t.raw = Q * K.transpose();
+      store(t.raw, opt);
 
       // 2. Scale, so the scores' variance does not grow with d_k.
       t.scaled = t.raw * opt.scale;
+      store(t.scaled, opt);
 
       // 3. Mask: add 0 where a key may be attended, the fill (−∞) where it may not.
       t.mask.resize(s.nq, s.nk);
       for (int i = 0; i < s.nq; ++i)
         for (int j = 0; j < s.nk; ++j) t.mask(i, j) = mask_term(s, opt, b, h, i, j);
+      store(t.mask, opt);  // in float16, −1e9 is already −∞
       t.masked = t.scaled + t.mask;
+      store(t.masked, opt);
 
       // 4. Softmax of each row. The stable form subtracts the row maximum so no exponent is
       //    positive; a row whose maximum is −∞ has no key left and gets all-zero weights.
@@ -67,12 +82,15 @@ Trace reference_forward(const Inputs& in, const Options& opt) {
           continue;
         }
         t.exps.row(i) = (t.masked.row(i).array() - m).exp().matrix();
-        t.row_sum(i) = t.exps.row(i).sum();
+        store(t.exps.row(i), opt);
+        t.row_sum(i) = stored(t.exps.row(i).sum(), opt);
         t.weights.row(i) = t.exps.row(i) / t.row_sum(i);
+        store(t.weights.row(i), opt);
       }
 
       // 5. Output: each query's weighted average of the value rows.  (nq × nk)(nk × dv)
       t.output = t.weights * V;
+      store(t.output, opt);
       trace.heads.push_back(std::move(t));
     }
   }
