@@ -19,7 +19,7 @@ packages=(
   libgtest-dev libbenchmark-dev
   clang libclang-rt-14-dev
   chromium xvfb xauth libgl1-mesa-dri
-  fonts-dejavu-core
+  fonts-dejavu-core libstb-dev python3-fonttools
   dpkg-dev xz-utils
 )
 

@@ -1,0 +1,230 @@
+// attention-lab: the GLFW main loop for the desktop (OpenGL 3.3) and the browser (WebGL2),
+// one main for both. Natively:
+//   attention-lab [--state "preset=causal-3x2&step=softmax"] [--size 1280x800]
+//                 [--screenshot FILE [--frames N]]
+// In the browser the state comes from the URL fragment and the page API (page_bridge.h).
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "gl.h"
+#include "lab.h"
+#include "page_bridge.h"
+#include "theme.h"
+#include "ui.h"
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#include <emscripten/html5.h>
+#else
+#include "screenshot.h"
+#endif
+
+namespace {
+
+struct Options {
+  std::string state;
+  std::string screenshot;
+  int frames = 3;
+  int width = 1280, height = 800;
+};
+
+struct App {
+  GLFWwindow* window = nullptr;
+  lab::Lab lab{lab::State{}};
+  ui::Ui ui;
+  Options options;
+  float ui_scale = 0;  // the scale and theme the fonts and style were built for
+  std::string theme;
+  int frames = 0;
+  bool failed = false;
+};
+
+App* g_app = nullptr;  // the browser calls in through plain C functions
+
+void usage() {
+  std::fprintf(stderr,
+               "usage: attention-lab [--state FRAGMENT] [--size WxH] [--screenshot FILE [--frames N]]\n"
+               "  --state       a URL fragment, e.g. \"preset=causal-3x2&step=softmax&query=2\"\n"
+               "  --screenshot  render N frames (default 3), write the window to FILE (PNG), exit\n");
+}
+
+bool parse_args(int argc, char** argv, Options& o) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (arg == "--state" && has_value) o.state = argv[++i];
+    else if (arg == "--screenshot" && has_value) o.screenshot = argv[++i];
+    else if (arg == "--frames" && has_value) o.frames = std::max(1, std::atoi(argv[++i]));
+    else if (arg == "--size" && has_value) {
+      if (std::sscanf(argv[++i], "%dx%d", &o.width, &o.height) != 2 || o.width < 200 || o.height < 200) return false;
+    } else return false;
+  }
+  return true;
+}
+
+// Applies a fragment over the current state (or over the defaults when `replace`), shows
+// its notes, and tells the page about the change.
+void apply_fragment(App& app, const std::string& fragment, bool replace) {
+  lab::State base = replace ? lab::State{} : app.lab.state();
+  if (replace) {
+    base = lab::presets().front().state;  // an empty link opens the lesson's worked example
+    base.theme = app.lab.state().theme;
+  }
+  lab::ParseResult parsed = lab::parse_fragment(fragment, base);
+  app.ui.notes = parsed.notes;
+  page::notes(parsed.notes);
+  app.lab.set_state(std::move(parsed.state));
+  if (app.lab.take_changed()) page::state_changed(lab::to_fragment(app.lab.state()));
+}
+
+// The UI scale: the device pixel ratio in the browser (the canvas is drawn at device
+// resolution), the monitor's content scale natively.
+float current_scale(GLFWwindow* window) {
+#ifdef __EMSCRIPTEN__
+  (void)window;
+  return float(emscripten_get_device_pixel_ratio());
+#else
+  float sx = 1, sy = 1;
+  glfwGetWindowContentScale(window, &sx, &sy);
+  return sx;
+#endif
+}
+
+#ifdef __EMSCRIPTEN__
+// Keeps the canvas's backing store at CSS size × devicePixelRatio, so text stays sharp and
+// the canvas follows its container (the page sizes it with CSS).
+void fit_canvas(GLFWwindow* window) {
+  double css_w = 0, css_h = 0;
+  emscripten_get_element_css_size("#canvas", &css_w, &css_h);
+  const double dpr = emscripten_get_device_pixel_ratio();
+  const int w = std::max(1, int(css_w * dpr + 0.5)), h = std::max(1, int(css_h * dpr + 0.5));
+  int cw = 0, ch = 0;
+  glfwGetWindowSize(window, &cw, &ch);
+  if (cw != w || ch != h) glfwSetWindowSize(window, w, h);
+}
+#endif
+
+void frame() {
+  App& app = *g_app;
+  glfwPollEvents();
+#ifdef __EMSCRIPTEN__
+  fit_canvas(app.window);
+#endif
+  // Fonts and style follow the screen's scale and the theme; rebuilt only when they change.
+  const float scale = current_scale(app.window);
+  if (scale != app.ui_scale || app.lab.state().theme != app.theme) {
+    if (scale != app.ui_scale) {
+      ui::load_fonts(scale);
+      ImGui_ImplOpenGL3_DestroyFontsTexture();
+      ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+    ui::apply_theme(app.lab.state().theme == "dark", scale);
+    app.ui_scale = scale;
+    app.theme = app.lab.state().theme;
+  }
+
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  lab::State next = ui::draw(app.lab, app.ui);
+  ImGui::Render();
+
+  int fb_w = 0, fb_h = 0;
+  glfwGetFramebufferSize(app.window, &fb_w, &fb_h);
+  glViewport(0, 0, fb_w, fb_h);
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  glClearColor(bg.x, bg.y, bg.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+  // The person's changes: one recomputation at most, after the frame that asked for it.
+  app.lab.set_state(std::move(next));
+  if (app.lab.take_changed()) page::state_changed(lab::to_fragment(app.lab.state()));
+
+  ++app.frames;
+  if (app.frames == 1) page::first_frame();
+#ifndef __EMSCRIPTEN__
+  if (!app.options.screenshot.empty() && app.frames >= app.options.frames) {
+    app.failed = !write_screenshot(app.options.screenshot.c_str(), fb_w, fb_h);
+    glfwSetWindowShouldClose(app.window, GLFW_TRUE);
+  }
+#endif
+  glfwSwapBuffers(app.window);
+}
+
+}  // namespace
+
+// [SECTION] the page API's entry points (index.html calls them through ccall)
+extern "C" {
+// The current state as a fragment, every key when `complete`. The returned pointer is valid
+// until the next call.
+const char* lab_get_state(int complete) {
+  static std::string text;
+  text = lab::to_fragment(g_app->lab.state(), complete != 0);
+  return text.c_str();
+}
+// Applies a fragment: over the current state, or from scratch when `replace` is nonzero.
+void lab_set_state(const char* fragment, int replace) { apply_fragment(*g_app, fragment, replace != 0); }
+// The current computation in the contract's response format (docs/contract.md).
+const char* lab_trace() {
+  static std::string text;
+  text = g_app->lab.trace_json();
+  return text.c_str();
+}
+}
+
+int main(int argc, char** argv) {
+  static App app;
+  g_app = &app;
+  if (!parse_args(argc, argv, app.options)) {
+    usage();
+    return 2;
+  }
+  glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "GLFW error %d: %s\n", code, text); });
+  if (!glfwInit()) {
+    std::fprintf(stderr, "attention-lab: no display (on a headless machine, run it under xvfb-run -a)\n");
+    return 1;
+  }
+#ifndef __EMSCRIPTEN__
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  if (!app.options.screenshot.empty()) glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+#endif
+  app.window = glfwCreateWindow(app.options.width, app.options.height, "Attention Lab", nullptr, nullptr);
+  if (!app.window) {
+    std::fprintf(stderr, "attention-lab: could not create an OpenGL 3.3 window\n");
+    return 1;
+  }
+  glfwMakeContextCurrent(app.window);
+  glfwSwapInterval(1);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
+  ImGui_ImplGlfw_InitForOpenGL(app.window, true);
+#ifdef __EMSCRIPTEN__
+  ImGui_ImplOpenGL3_Init("#version 300 es");
+  apply_fragment(app, page::initial_fragment(), true);
+  emscripten_set_main_loop(frame, 0, false);
+#else
+  ImGui_ImplOpenGL3_Init("#version 330");
+  apply_fragment(app, app.options.state, true);
+  while (!glfwWindowShouldClose(app.window)) frame();
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(app.window);
+  glfwTerminate();
+  return app.failed ? 1 : 0;
+#endif
+}

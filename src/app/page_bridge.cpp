@@ -1,0 +1,52 @@
+#include "page_bridge.h"
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+
+#include <cstdlib>
+
+#include <nlohmann/json.hpp>
+
+// The fragment as a malloc'ed UTF-8 string (freed by the caller).
+EM_JS(char*, page_fragment, (), {
+  var text = location.hash.slice(1);
+  var size = lengthBytesUTF8(text) + 1;
+  var ptr = _malloc(size);
+  stringToUTF8(text, ptr, size);
+  return ptr;
+});
+
+namespace page {
+
+void state_changed(const std::string& fragment) {
+  EM_ASM({ if (Module.labStateChanged) Module.labStateChanged(UTF8ToString($0)); }, fragment.c_str());
+}
+
+void notes(const std::vector<std::string>& notes) {
+  const std::string text = nlohmann::json(notes).dump();
+  EM_ASM({ if (Module.labNotes) Module.labNotes(JSON.parse(UTF8ToString($0))); }, text.c_str());
+}
+
+void first_frame() {
+  EM_ASM({ if (Module.labReady) Module.labReady(); });
+}
+
+std::string initial_fragment() {
+  char* text = page_fragment();
+  std::string fragment(text);
+  free(text);
+  return fragment;
+}
+
+}  // namespace page
+
+#else
+
+namespace page {
+void state_changed(const std::string&) {}
+void notes(const std::vector<std::string>&) {}
+void first_frame() {}
+std::string initial_fragment() { return ""; }
+}  // namespace page
+
+#endif

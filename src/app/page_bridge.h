@@ -1,0 +1,19 @@
+// The browser page's side of the app: the functions index.html calls (window.attentionLab,
+// docs/embed.md) and the events the app sends back. Natively these do nothing.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace page {
+
+// Tells the page the state changed (it updates the URL fragment and calls its listeners).
+void state_changed(const std::string& fragment);
+// Shows the notes about ignored fragment keys and values to the page (an ARIA live region).
+void notes(const std::vector<std::string>& notes);
+// The first frame is on screen: resolves attentionLab.ready.
+void first_frame();
+// The fragment the page was opened with ("" natively).
+std::string initial_fragment();
+
+}  // namespace page

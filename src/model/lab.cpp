@@ -1,0 +1,228 @@
+#include "lab.h"
+
+#include <functional>
+#include <nlohmann/json.hpp>
+
+#include "contract.h"
+
+namespace lab {
+namespace {
+
+// The state with everything that does not change the numbers reset: two states with the
+// same key compute the same trace.
+State compute_key(State s) {
+  s.step = Step::scores;
+  s.query = s.batch = 0;
+  s.view = s.theme = s.ui = "";
+  s.preset.clear();
+  return s;
+}
+
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// Splits flat (batch, rows, cols) values into one Eigen matrix per sequence.
+std::vector<attn::Matrix> per_batch(const std::vector<float>& flat, int batches, int rows, int cols) {
+  std::vector<attn::Matrix> out;
+  for (int b = 0; b < batches; ++b)
+    out.push_back(Eigen::Map<const attn::Matrix>(flat.data() + std::size_t(b) * rows * cols, rows, cols));
+  return out;
+}
+
+}  // namespace
+
+std::vector<float> seeded_values(std::uint32_t seed, std::uint32_t salt, std::size_t count) {
+  std::vector<float> values(count);
+  const std::uint64_t stream = (std::uint64_t(seed) << 32 | salt) * 0x100000001b3ull;
+  for (std::size_t i = 0; i < count; ++i)
+    values[i] = float(int(splitmix64(stream + i) % 31) - 15) / 10.0f;
+  return values;
+}
+
+Lab::Lab(State state) : state_(std::move(state)) {
+  normalize(state_);
+  recompute();
+}
+
+void Lab::set_state(State state) {
+  normalize(state);
+  if (state == state_) return;
+  const bool recompute_needed = compute_key(state) != compute_key(state_);
+  state_ = std::move(state);
+  changed_ = true;
+  if (recompute_needed) recompute();
+}
+
+bool Lab::take_changed() {
+  const bool was = changed_;
+  changed_ = false;
+  return was;
+}
+
+float Lab::scale_of(ScaleChoice choice) const {
+  switch (choice) {
+    case ScaleChoice::inv_sqrt_dk: return attn::scale_for(attn::ScaleMode::inv_sqrt_dk, state_.dk);
+    case ScaleChoice::none: return attn::scale_for(attn::ScaleMode::none, state_.dk);
+    case ScaleChoice::inv_dk: return attn::scale_for(attn::ScaleMode::inv_dk, state_.dk);
+    case ScaleChoice::custom: return state_.custom_scale;
+  }
+  return 1.0f;
+}
+
+attn::Options Lab::options_for(float scale) const {
+  const State& s = state_;
+  attn::Options o;
+  o.scale = scale;
+  o.causal = s.causal == CausalChoice::top_left      ? attn::Causal::top_left
+             : s.causal == CausalChoice::bottom_right ? attn::Causal::bottom_right
+                                                      : attn::Causal::none;
+  if (!s.pad.empty() || !s.blocked.empty()) {
+    // Padding and painted cells are one boolean mask (batch, 1, nq, nk); causal composes.
+    o.mask.kind = attn::Mask::Kind::boolean;
+    o.mask.dims = {s.batches(), 1, s.nq, s.nk};
+    o.mask.values.assign(std::size_t(s.batches()) * s.nq * s.nk, 1.0f);
+    for (int b = 0; b < s.batches(); ++b)
+      for (int i = 0; i < s.nq; ++i)
+        for (int j = 0; j < s.nk; ++j) {
+          const bool padded = !s.pad.empty() && j >= s.pad[b];
+          if (padded) o.mask.values[(std::size_t(b) * s.nq + i) * s.nk + j] = 0.0f;
+        }
+    for (const auto& [i, j] : s.blocked)
+      for (int b = 0; b < s.batches(); ++b) o.mask.values[(std::size_t(b) * s.nq + i) * s.nk + j] = 0.0f;
+  }
+  return o;
+}
+
+void Lab::recompute() {
+  const State& s = state_;
+  const int b = s.batches();
+  flat_q_ = s.q.empty() ? seeded_values(s.seed, 1, std::size_t(b) * s.nq * s.dk) : s.q;
+  if (s.kind == Kind::self) {
+    flat_k_ = flat_v_ = flat_q_;
+  } else {
+    flat_k_ = s.k.empty() ? seeded_values(s.seed, 2, std::size_t(b) * s.nk * s.dk) : s.k;
+    flat_v_ = s.v.empty() ? seeded_values(s.seed, 3, std::size_t(b) * s.nk * s.dv) : s.v;
+  }
+  q_ = per_batch(flat_q_, b, s.nq, s.dk);
+  k_ = per_batch(flat_k_, b, s.nk, s.dk);
+  v_ = per_batch(flat_v_, b, s.nk, s.dv);
+  options_ = options_for(scale_of(s.scale));
+  attn::Inputs in;
+  in.shape.batch = b;
+  in.shape.nq = s.nq;
+  in.shape.nk = s.nk;
+  in.shape.dk = s.dk;
+  in.shape.dv = s.dv;
+  in.q = flat_q_.data();
+  in.k = flat_k_.data();
+  in.v = flat_v_.data();
+  trace_ = attn::reference_forward(in, options_);
+  ++computations_;
+}
+
+std::string Lab::mask_reason(int i, int j) const {
+  const State& s = state_;
+  if (!attn::causal_allows(options_.causal, i, j, s.nq, s.nk))
+    return s.causal == CausalChoice::top_left
+               ? "causal: key " + std::to_string(j) + " comes after query " + std::to_string(i)
+               : "causal (bottom-right): key " + std::to_string(j) + " is after position " +
+                     std::to_string(i + s.nk - s.nq);
+  if (!s.pad.empty() && j >= s.pad[s.batch])
+    return "padding: this sequence has only " + std::to_string(s.pad[s.batch]) + " real tokens";
+  for (const auto& cell : s.blocked)
+    if (cell == std::pair<int, int>{i, j}) return "painted out in the custom mask";
+  return "";
+}
+
+std::string Lab::query_label(int i) const {
+  const Preset* p = find_preset(state_.preset);
+  if (p && int(p->query_tokens.size()) == state_.nq) return p->query_tokens[i];
+  return "q" + std::to_string(i);
+}
+
+std::string Lab::key_label(int j) const {
+  const Preset* p = find_preset(state_.preset);
+  if (p && int(p->key_tokens.size()) == state_.nk) return p->key_tokens[j];
+  return "k" + std::to_string(j);
+}
+
+std::string Lab::trace_json() const {
+  using nlohmann::json;
+  const State& s = state_;
+  // One sequence is a rank-2 request; a batch is rank 4 (batch, 1 head, n, d).
+  const bool batched = s.batches() > 1;
+  auto tensor = [&](const std::vector<attn::Matrix>& ms) {
+    json all = json::array();
+    for (const attn::Matrix& m : ms) {
+      json rows = json::array();
+      for (int r = 0; r < m.rows(); ++r) {
+        json row = json::array();
+        for (int c = 0; c < m.cols(); ++c) row.push_back(m(r, c));
+        rows.push_back(std::move(row));
+      }
+      all.push_back(batched ? json::array({std::move(rows)}) : std::move(rows));
+    }
+    return batched ? all : all[0];
+  };
+  json request{{"q", tensor(q_)}, {"k", tensor(k_)}, {"v", tensor(v_)},
+               {"scale", options_.scale},
+               {"outputs", {"output", "weights", "scores"}}};
+  if (options_.causal != attn::Causal::none)
+    request["causal"] = options_.causal == attn::Causal::top_left ? "top_left" : "bottom_right";
+  if (!options_.mask.empty()) {
+    std::vector<attn::Matrix> allowed;
+    for (int b = 0; b < s.batches(); ++b)
+      allowed.push_back(Eigen::Map<const attn::Matrix>(
+          options_.mask.values.data() + std::size_t(b) * s.nq * s.nk, s.nq, s.nk));
+    json mask = tensor(allowed);
+    // The contract's boolean mask: true = may attend.
+    std::function<void(json&)> to_bool = [&](json& j) {
+      if (j.is_array()) for (json& e : j) to_bool(e);
+      else j = j.get<float>() != 0.0f;
+    };
+    to_bool(mask);
+    request["mask"] = std::move(mask);
+  }
+  return attn::io::compute_json(request.dump());
+}
+
+std::vector<float> Lab::weights_with_scale(float scale) const {
+  const State& s = state_;
+  const attn::Matrix row = q().row(s.query);
+  attn::Options o = options_for(scale);
+  // Keep only the selected query's row of the mask, as a one-row problem.
+  if (!o.mask.empty()) {
+    std::vector<float> values(o.mask.values.begin() + (std::size_t(s.batch) * s.nq + s.query) * s.nk,
+                              o.mask.values.begin() + (std::size_t(s.batch) * s.nq + s.query + 1) * s.nk);
+    o.mask.values = std::move(values);
+    o.mask.dims = {1, 1, 1, s.nk};
+  }
+  if (o.causal != attn::Causal::none) {
+    // A one-row problem has its own causal alignment; express the row's causal limits as mask.
+    if (o.mask.empty()) {
+      o.mask.kind = attn::Mask::Kind::boolean;
+      o.mask.dims = {1, 1, 1, s.nk};
+      o.mask.values.assign(std::size_t(s.nk), 1.0f);
+    }
+    for (int j = 0; j < s.nk; ++j)
+      if (!attn::causal_allows(o.causal, s.query, j, s.nq, s.nk)) o.mask.values[j] = 0.0f;
+    o.causal = attn::Causal::none;
+  }
+  attn::Inputs in;
+  in.shape.nq = 1;
+  in.shape.nk = s.nk;
+  in.shape.dk = s.dk;
+  in.shape.dv = s.dv;
+  in.q = row.data();
+  in.k = k().data();
+  in.v = v().data();
+  const attn::Trace t = attn::reference_forward(in, o);
+  const attn::Matrix& w = t.heads[0].weights;
+  return std::vector<float>(w.data(), w.data() + w.size());
+}
+
+}  // namespace lab

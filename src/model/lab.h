@@ -1,0 +1,76 @@
+// The model between the state and the views: turns a lab::State into the kernel's inputs,
+// runs the reference kernel once per change, and keeps the trace the panels read.
+// Data flows one way: state -> kernel -> trace -> views; views change the state only
+// through set_state().
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "reference.h"
+#include "state.h"
+
+namespace lab {
+
+class Lab {
+ public:
+  explicit Lab(State state);
+
+  const State& state() const { return state_; }
+  // Normalises and applies a new state; the kernel runs again only if a value it depends on
+  // changed (stepping, selecting a query or a theme never recompute).
+  void set_state(State state);
+  // True once after every change of state (for the URL and the page's listeners).
+  bool take_changed();
+
+  // The shown sequence of the batch: Q (nq×dk), K (nk×dk), V (nk×dv) and its trace.
+  const attn::Matrix& q() const { return q_[state_.batch]; }
+  const attn::Matrix& k() const { return k_[state_.batch]; }
+  const attn::Matrix& v() const { return v_[state_.batch]; }
+  const attn::HeadTrace& head() const { return trace_.at(state_.batch, 0); }
+  float scale() const { return options_.scale; }
+  // Changes whenever the shown numbers do (a new computation or another sequence shown).
+  std::uint64_t version() const { return (computations_ << 8) | std::uint64_t(state_.batch); }
+  int batches() const { return state_.batches(); }
+  // Why key j is removed for query i in the shown sequence ("" if it is not).
+  std::string mask_reason(int i, int j) const;
+
+  // Axis labels: the preset's tokens when they fit, otherwise "q0", "k3", ...
+  std::string query_label(int i) const;
+  std::string key_label(int j) const;
+
+  // The current computation in the response format of docs/contract.md, with "output",
+  // "weights" and "scores", computed through the JSON contract like any other client.
+  std::string trace_json() const;
+
+  // The selected query's attention weights if only the scale were different: the kernel
+  // run again on that one row (for comparing 1/√d_k, none and 1/d_k).
+  std::vector<float> weights_with_scale(float scale) const;
+
+  // The scale factor a choice stands for at this d_k.
+  float scale_of(ScaleChoice choice) const;
+
+  // The matrices as the inputs panel edits them: (batch, rows, cols) flattened, whether
+  // typed in or drawn from the seed.
+  std::vector<float> flat_q() const { return flat_q_; }
+  std::vector<float> flat_k() const { return flat_k_; }
+  std::vector<float> flat_v() const { return flat_v_; }
+
+ private:
+  void recompute();
+  attn::Options options_for(float scale) const;
+
+  State state_;
+  bool changed_ = true;
+  std::vector<float> flat_q_, flat_k_, flat_v_;
+  std::vector<attn::Matrix> q_, k_, v_;
+  attn::Options options_;
+  attn::Trace trace_;
+  std::uint64_t computations_ = 0;
+};
+
+// The values a seed draws for a matrix: multiples of 0.1 in [-1.5, 1.5], so every product in
+// the walkthrough is easy to check by hand. `salt` tells Q, K and V apart.
+std::vector<float> seeded_values(std::uint32_t seed, std::uint32_t salt, std::size_t count);
+
+}  // namespace lab

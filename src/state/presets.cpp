@@ -1,0 +1,96 @@
+// The presets: each is a complete state, reachable as "#preset=<name>".
+#include <cmath>
+
+#include "state.h"
+
+namespace lab {
+namespace {
+
+Preset causal_3x2() {
+  // The lesson's worked causal example: Q = K = V = [[1,0],[2,0],[3,0]].
+  State s;
+  s.preset = "causal-3x2";
+  s.kind = Kind::self;
+  s.nq = s.nk = 3;
+  s.dk = s.dv = 2;
+  s.q = {1, 0, 2, 0, 3, 0};
+  s.causal = CausalChoice::top_left;
+  s.query = 2;
+  return {"causal-3x2", "Causal mask, 3 tokens, d_k = 2", s, {}, {}};
+}
+
+Preset saturation() {
+  // One query against keys whose raw scores are 0, d_k and 2·d_k at d_k = 64. Unscaled, the
+  // softmax puts everything on the last key; scaled by 1/√d_k the scores become 0, 8, 16.
+  // V is the identity, so the output row repeats the weights.
+  State s;
+  s.preset = "saturation";
+  s.kind = Kind::cross;
+  s.nq = 1;
+  s.nk = 3;
+  s.dk = 64;
+  s.dv = 3;
+  s.q.assign(64, 1.0f);
+  for (int key = 0; key < 3; ++key) s.k.insert(s.k.end(), 64, float(key));
+  s.v = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  s.scale = ScaleChoice::none;
+  s.step = Step::softmax;
+  return {"saturation", "Softmax saturation at d_k = 64", s, {"q"}, {"k0", "k1", "k2"}};
+}
+
+Preset random_sentence() {
+  State s;
+  s.preset = "random";
+  s.kind = Kind::self;
+  s.nq = s.nk = 6;
+  s.dk = s.dv = 8;
+  s.seed = 7;
+  const std::vector<std::string> tokens{"the", "cat", "sat", "on", "the", "mat"};
+  return {"random", "Self-attention over a sentence", s, tokens, tokens};
+}
+
+Preset cross() {
+  // Translation-style cross-attention: English queries look at French keys.
+  State s;
+  s.preset = "cross";
+  s.kind = Kind::cross;
+  s.nq = 4;
+  s.nk = 7;
+  s.dk = 8;
+  s.dv = 3;
+  s.seed = 11;
+  return {"cross", "Cross-attention, 4 queries × 7 keys",
+          s,
+          {"the", "black", "cat", "sleeps"},
+          {"le", "chat", "noir", "dort", "sur", "le", "lit"}};
+}
+
+Preset padding() {
+  // Two sequences of lengths 5 and 3 padded to 5 in one batch: padded keys are masked.
+  State s;
+  s.preset = "padding";
+  s.kind = Kind::self;
+  s.nq = s.nk = 5;
+  s.dk = s.dv = 4;
+  s.seed = 3;
+  s.pad = {5, 3};
+  s.batch = 1;
+  s.step = Step::mask;
+  return {"padding", "Padding mask, a batch of 2 sequences", s, {}, {}};
+}
+
+}  // namespace
+
+const std::vector<Preset>& presets() {
+  static const std::vector<Preset> all{causal_3x2(), saturation(), random_sentence(), cross(),
+                                       padding()};
+  return all;
+}
+
+const Preset* find_preset(std::string_view name) {
+  for (const Preset& p : presets())
+    if (name == p.name) return &p;
+  return nullptr;
+}
+
+}  // namespace lab

@@ -1,0 +1,328 @@
+// [SECTION] names and comparison, [SECTION] normalize, [SECTION] number text,
+// [SECTION] parse_fragment, [SECTION] to_fragment.
+#include "state.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <tuple>
+
+namespace lab {
+
+// [SECTION] names and comparison --------------------------------------------------------
+
+namespace {
+constexpr const char* kStepNames[kStepCount] = {"scores", "scale", "mask", "softmax", "output"};
+
+auto tie(const State& s) {
+  return std::tie(s.preset, s.step, s.query, s.batch, s.view, s.kind, s.nq, s.nk, s.dk, s.dv,
+                  s.seed, s.scale, s.custom_scale, s.causal, s.pad, s.blocked, s.q, s.k, s.v,
+                  s.theme, s.ui);
+}
+}  // namespace
+
+const char* step_name(Step step) { return kStepNames[int(step)]; }
+
+bool State::operator==(const State& o) const { return tie(*this) == tie(o); }
+
+// [SECTION] normalize --------------------------------------------------------------------
+
+void normalize(State& s) {
+  if (s.kind == Kind::self) {
+    s.nk = s.nq;
+    s.dv = s.dk;
+    s.k.clear();
+    s.v.clear();
+  }
+  const std::size_t b = std::size_t(s.batches());
+  if (s.q.size() != b * s.nq * s.dk) s.q.clear();
+  if (s.k.size() != b * s.nk * s.dk) s.k.clear();
+  if (s.v.size() != b * s.nk * s.dv) s.v.clear();
+  for (int& len : s.pad) len = std::clamp(len, 0, s.nk);
+  s.blocked.erase(std::remove_if(s.blocked.begin(), s.blocked.end(),
+                                 [&](const std::pair<int, int>& c) {
+                                   return c.first >= s.nq || c.second >= s.nk;
+                                 }),
+                  s.blocked.end());
+  std::sort(s.blocked.begin(), s.blocked.end());
+  s.blocked.erase(std::unique(s.blocked.begin(), s.blocked.end()), s.blocked.end());
+  s.query = std::clamp(s.query, 0, s.nq - 1);
+  s.batch = std::clamp(s.batch, 0, s.batches() - 1);
+}
+
+// [SECTION] number text ------------------------------------------------------------------
+
+namespace {
+
+bool parse_int(std::string_view text, long lo, long hi, long& out) {
+  std::string t(text);
+  if (t.empty() || t.size() > 12) return false;
+  char* end = nullptr;
+  errno = 0;
+  const long value = std::strtol(t.c_str(), &end, 10);
+  if (errno || *end || value < lo || value > hi) return false;
+  out = value;
+  return true;
+}
+
+bool parse_float(std::string_view text, float& out) {
+  std::string t(text);
+  if (t.empty() || t.size() > 40) return false;
+  char* end = nullptr;
+  errno = 0;
+  const float value = std::strtof(t.c_str(), &end);
+  if (errno || *end || !std::isfinite(value)) return false;
+  out = value;
+  return true;
+}
+
+// The shortest decimal text that reads back as the same float, so links stay exact and short.
+std::string float_text(float x) {
+  char buf[32];
+  for (int digits = 1; digits <= 9; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, double(x));
+    if (std::strtof(buf, nullptr) == x) break;
+  }
+  return buf;
+}
+
+std::vector<std::string_view> split(std::string_view text, char sep) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    if (i == text.size() || text[i] == sep) {
+      parts.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  return parts;
+}
+
+template <class T, class Parse>
+bool parse_list(std::string_view text, std::size_t max_items, std::vector<T>& out, Parse parse) {
+  std::vector<T> items;
+  if (text.empty()) {
+    out.clear();
+    return true;
+  }
+  for (std::string_view part : split(text, ',')) {
+    if (items.size() == max_items) return false;
+    T item;
+    if (!parse(part, item)) return false;
+    items.push_back(item);
+  }
+  out = std::move(items);
+  return true;
+}
+
+template <class T, class Format>
+std::string list_text(const std::vector<T>& items, Format format) {
+  std::string text;
+  for (const T& item : items) text += (text.empty() ? "" : ",") + format(item);
+  return text;
+}
+
+// Browsers may percent-encode characters of a fragment (",", ":", spaces); the parser reads
+// either form. A malformed escape is kept literally and then fails the value's own check.
+std::string percent_decode(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() && std::isxdigit((unsigned char)text[i + 1]) &&
+        std::isxdigit((unsigned char)text[i + 2])) {
+      out += char(std::strtol(std::string(text.substr(i + 1, 2)).c_str(), nullptr, 16));
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+template <class E, std::size_t N>
+bool parse_name(std::string_view text, const char* const (&names)[N], E& out) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (text == names[i]) {
+      out = E(i);
+      return true;
+    }
+  return false;
+}
+
+constexpr const char* kKindNames[] = {"self", "cross"};
+constexpr const char* kCausalNames[] = {"0", "1", "br"};
+constexpr const char* kScaleNames[] = {"sqrt", "none", "dk"};  // custom: a number
+constexpr const char* kViews[] = {"walkthrough", "compare"};
+constexpr const char* kThemes[] = {"light", "dark"};
+constexpr const char* kUis[] = {"full", "compact"};
+
+const std::size_t kMaxMatrix = std::size_t(Limits::max_batch) * Limits::max_n * Limits::max_d;
+
+// [SECTION] parse_fragment ---------------------------------------------------------------
+
+// Applies one key; returns an empty string or the note that says why it was ignored.
+std::string apply(State& s, const std::string& key, const std::string& value) {
+  auto bad = [&](const char* expected) {
+    return "ignored " + key + "=" + value + ": expected " + expected;
+  };
+  long n = 0;
+  if (key == "step") {
+    if (!parse_name(value, kStepNames, s.step))
+      return bad("scores, scale, mask, softmax or output");
+  } else if (key == "query" || key == "batch") {
+    if (!parse_int(value, 0, Limits::max_n - 1, n)) return bad("a row index");
+    (key == "query" ? s.query : s.batch) = int(n);
+  } else if (key == "n" || key == "nq" || key == "nk") {
+    if (!parse_int(value, 1, Limits::max_n, n)) return bad("a size from 1 to 2048");
+    if (key != "nk") s.nq = int(n);
+    if (key != "nq") s.nk = int(n);
+  } else if (key == "dk" || key == "dv") {
+    if (!parse_int(value, 1, Limits::max_d, n)) return bad("a dimension from 1 to 256");
+    (key == "dk" ? s.dk : s.dv) = int(n);
+  } else if (key == "seed") {
+    if (!parse_int(value, 0, 0x7fffffffL, n)) return bad("a whole number");
+    s.seed = std::uint32_t(n);
+  } else if (key == "scale") {
+    float custom = 0;
+    if (parse_name(value, kScaleNames, s.scale)) return "";
+    if (!parse_float(value, custom)) return bad("sqrt, none, dk or a number");
+    s.scale = ScaleChoice::custom;
+    s.custom_scale = custom;
+  } else if (key == "causal") {
+    if (!parse_name(value, kCausalNames, s.causal)) return bad("0, 1 or br");
+  } else if (key == "attn") {
+    if (!parse_name(value, kKindNames, s.kind)) return bad("self or cross");
+  } else if (key == "view" || key == "theme" || key == "ui") {
+    std::size_t which = 0;
+    const bool ok = key == "view" ? parse_name(value, kViews, which)
+                    : key == "theme" ? parse_name(value, kThemes, which)
+                                     : parse_name(value, kUis, which);
+    if (!ok) return bad(key == "view" ? "walkthrough or compare" : key == "theme" ? "light or dark" : "full or compact");
+    (key == "view" ? s.view : key == "theme" ? s.theme : s.ui) = value;
+  } else if (key == "pad") {
+    auto length = [](std::string_view t, int& out) {
+      long v = 0;
+      if (!parse_int(t, 0, Limits::max_n, v)) return false;
+      out = int(v);
+      return true;
+    };
+    if (!parse_list(value, Limits::max_batch, s.pad, length))
+      return bad("up to 8 sequence lengths separated by commas");
+  } else if (key == "block") {
+    auto cell = [](std::string_view t, std::pair<int, int>& out) {
+      const auto parts = split(t, ':');
+      long i = 0, j = 0;
+      if (parts.size() != 2 || !parse_int(parts[0], 0, Limits::max_n - 1, i) ||
+          !parse_int(parts[1], 0, Limits::max_n - 1, j))
+        return false;
+      out = {int(i), int(j)};
+      return true;
+    };
+    if (!parse_list(value, std::size_t(Limits::max_n) * 4, s.blocked, cell))
+      return bad("query:key cells separated by commas");
+  } else if (key == "q" || key == "k" || key == "v") {
+    std::vector<float>& m = key == "q" ? s.q : key == "k" ? s.k : s.v;
+    if (!parse_list(value, kMaxMatrix, m, parse_float)) return bad("numbers separated by commas");
+  } else {
+    return "ignored unknown key \"" + key + "\"";
+  }
+  return "";
+}
+
+}  // namespace
+
+ParseResult parse_fragment(std::string_view fragment, const State& base) {
+  ParseResult result{base, {}};
+  if (!fragment.empty() && fragment.front() == '#') fragment.remove_prefix(1);
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (std::string_view item : split(fragment, '&')) {
+    if (item.empty()) continue;
+    const std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos) {
+      result.notes.push_back("ignored \"" + percent_decode(item) + "\": expected key=value");
+      continue;
+    }
+    pairs.emplace_back(percent_decode(item.substr(0, eq)), percent_decode(item.substr(eq + 1)));
+  }
+  // The preset is the base, wherever it appears in the fragment.
+  for (const auto& [key, value] : pairs) {
+    if (key != "preset") continue;
+    if (const Preset* p = find_preset(value)) {
+      result.state = p->state;
+      result.state.theme = base.theme;  // a preset is content; the theme stays the reader's
+      result.state.ui = base.ui;
+    } else {
+      result.notes.push_back("ignored preset=" + value + ": no such preset");
+    }
+  }
+  State preset_base = result.state;
+  for (const auto& [key, value] : pairs) {
+    if (key == "preset") continue;
+    const State before = result.state;
+    const std::string note = apply(result.state, key, value);
+    if (!note.empty()) {
+      result.state = before;
+      result.notes.push_back(note);
+    }
+  }
+  // A typed matrix must fit the final shape; otherwise the base's matrix stays.
+  for (const auto& pair : pairs) {
+    const std::string& key = pair.first;  // a plain name: lambdas cannot capture bindings
+    if (key != "q" && key != "k" && key != "v") continue;
+    auto matrix = [&](State& s) -> std::vector<float>& { return key == "q" ? s.q : key == "k" ? s.k : s.v; };
+    State check = result.state;
+    normalize(check);
+    if (matrix(check).size() != matrix(result.state).size()) {
+      matrix(result.state) = matrix(preset_base);
+      result.notes.push_back("ignored " + key + ": its size does not match the shape");
+    }
+  }
+  normalize(result.state);
+  return result;
+}
+
+// [SECTION] to_fragment ------------------------------------------------------------------
+
+std::string to_fragment(const State& s, bool complete) {
+  const Preset* p = find_preset(s.preset);
+  const State base = p ? p->state : State{};
+  std::string out;
+  auto put = [&](const char* key, const std::string& value) {
+    out += (out.empty() ? "" : "&") + std::string(key) + "=" + value;
+  };
+  auto ints = [](int v) { return std::to_string(v); };
+  if (p) put("preset", s.preset);
+  const bool all = complete;
+  if (all || s.kind != base.kind) put("attn", kKindNames[int(s.kind)]);
+  if (!all && s.nq == s.nk && (s.nq != base.nq || s.nk != base.nk)) {
+    put("n", ints(s.nq));
+  } else {
+    if (all || s.nq != base.nq) put("nq", ints(s.nq));
+    if (all || s.nk != base.nk) put("nk", ints(s.nk));
+  }
+  if (all || s.dk != base.dk) put("dk", ints(s.dk));
+  if (all || (s.dv != base.dv && s.kind == Kind::cross)) put("dv", ints(s.dv));
+  if (all || s.seed != base.seed) put("seed", std::to_string(s.seed));
+  if (all || s.scale != base.scale || s.custom_scale != base.custom_scale)
+    put("scale", s.scale == ScaleChoice::custom ? float_text(s.custom_scale) : kScaleNames[int(s.scale)]);
+  if (all || s.causal != base.causal) put("causal", kCausalNames[int(s.causal)]);
+  if (s.pad != base.pad) put("pad", list_text(s.pad, ints));
+  if (s.blocked != base.blocked)
+    put("block", list_text(s.blocked, [](const std::pair<int, int>& c) {
+          return std::to_string(c.first) + ":" + std::to_string(c.second);
+        }));
+  if (s.q != base.q) put("q", list_text(s.q, float_text));
+  if (s.k != base.k) put("k", list_text(s.k, float_text));
+  if (s.v != base.v) put("v", list_text(s.v, float_text));
+  if (all || s.step != base.step) put("step", step_name(s.step));
+  if (all || s.query != base.query) put("query", ints(s.query));
+  if (all || s.batch != base.batch) put("batch", ints(s.batch));
+  if (all || s.view != base.view) put("view", s.view);
+  if (all || s.theme != base.theme) put("theme", s.theme);
+  if (all || s.ui != base.ui) put("ui", s.ui);
+  return out;
+}
+
+}  // namespace lab

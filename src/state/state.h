@@ -1,0 +1,86 @@
+// Everything a person can set in Attention Lab, and its text form: the URL fragment
+// (docs/embed.md), e.g. "preset=causal-3x2&step=softmax&query=2".
+//
+// A fragment is read as "a preset, then overrides": the preset's state is the base and every
+// other key changes it. Writing does the reverse and lists only what differs from the base,
+// so links stay short. Parsing is pure (no I/O, no globals, never throws) because it reads
+// text typed by strangers; bad keys and values are skipped with a note and the rest applies.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace lab {
+
+// The five stages of softmax(QKᵀ/√d_k)V, in the order the walkthrough shows them.
+enum class Step { scores, scale, mask, softmax, output };
+inline constexpr int kStepCount = 5;
+const char* step_name(Step step);
+
+enum class ScaleChoice { inv_sqrt_dk, none, inv_dk, custom };
+enum class CausalChoice { none, top_left, bottom_right };
+// Self-attention: K and V are Q itself (n_k = n_q, d_v = d_k). Cross: all four sizes free.
+enum class Kind { self, cross };
+
+// Sizes the interface accepts: big enough to see the O(n²) score matrix, small enough for
+// the browser's memory.
+struct Limits {
+  static constexpr int max_n = 2048;
+  static constexpr int max_d = 256;
+  static constexpr int max_batch = 8;
+};
+
+struct State {
+  std::string preset;  // the base this state was derived from ("" = the built-in defaults)
+  Step step = Step::scores;
+  int query = 0;             // the selected query row
+  int batch = 0;             // which sequence of the batch is shown
+  std::string view = "walkthrough";  // walkthrough | compare
+  Kind kind = Kind::self;
+  int nq = 3, nk = 3, dk = 2, dv = 2;
+  std::uint32_t seed = 1;
+  ScaleChoice scale = ScaleChoice::inv_sqrt_dk;
+  float custom_scale = 1.0f;
+  CausalChoice causal = CausalChoice::none;
+  std::vector<int> pad;                         // key lengths, one per sequence (a batch)
+  std::vector<std::pair<int, int>> blocked;     // custom mask: (query, key) cells removed
+  std::vector<float> q, k, v;                   // typed-in matrices; empty = drawn from seed
+  std::string theme = "light";                  // light | dark
+  std::string ui = "full";                      // full | compact
+
+  int batches() const { return pad.empty() ? 1 : int(pad.size()); }
+  bool operator==(const State& o) const;
+  bool operator!=(const State& o) const { return !(*this == o); }
+};
+
+// Makes a state self-consistent: self-attention ties n_k and d_v to Q, the query and batch
+// indices stay in range, typed matrices of the wrong size are dropped.
+void normalize(State& s);
+
+// A named starting point (docs: presets are URLs). The preset list is data, kept here so
+// the parser stays self-contained.
+struct Preset {
+  const char* name;
+  const char* title;  // shown in the interface
+  State state;
+  std::vector<std::string> query_tokens, key_tokens;  // axis labels; empty = indices
+};
+const std::vector<Preset>& presets();
+const Preset* find_preset(std::string_view name);
+
+struct ParseResult {
+  State state;
+  std::vector<std::string> notes;  // one sentence per ignored key or value
+};
+
+// Reads a fragment (with or without the leading '#') over `base`; a `preset` key anywhere
+// in it replaces the base first. Never throws.
+ParseResult parse_fragment(std::string_view fragment, const State& base);
+// The state as a fragment without '#': the preset (if any) and the keys that differ from it,
+// or, when `complete`, every key except matrices equal to the preset's (for the page API).
+std::string to_fragment(const State& s, bool complete = false);
+
+}  // namespace lab

@@ -1,0 +1,145 @@
+// [SECTION] the arithmetic of the current step for the selected query, with live numbers:
+// one function per step, each reading the trace.
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "explain.h"
+#include "theme.h"
+#include "ui.h"
+
+namespace ui {
+namespace {
+
+// Long rows are cut: the panel is for reading, the heatmap shows the rest.
+constexpr int kMaxKeys = 12;
+
+void line(const std::string& text) { ImGui::TextUnformatted(text.c_str()); }
+
+void muted(const std::string& text) {
+  ImGui::PushFont(fonts().body);
+  ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+  ImGui::PopFont();
+}
+
+template <class Row>
+void for_keys(const lab::Lab& lab, Row row) {
+  const int nk = lab.state().nk, shown = std::min(nk, kMaxKeys);
+  for (int j = 0; j < shown; ++j) row(j);
+  if (shown < nk) muted("… and " + std::to_string(nk - shown) + " more keys");
+}
+
+std::string vec(const attn::Matrix& m, int r) {
+  std::string text = "[";
+  const int shown = std::min<int>(int(m.cols()), 6);
+  for (int c = 0; c < shown; ++c) text += (c ? ", " : "") + num(m(r, c));
+  return text + (shown < m.cols() ? ", …]" : "]");
+}
+
+void scores_step(const lab::Lab& lab, int i) {
+  muted("Each score is the dot product of the query row q_i with a key row k_j: how well they align.");
+  line("q" + std::to_string(i) + " = " + vec(lab.q(), i));
+  ImGui::Spacing();
+  for_keys(lab, [&](int j) {
+    line("S[" + std::to_string(i) + "," + std::to_string(j) + "] = " + dot_terms(lab, i, j) + " = " +
+         num(lab.head().raw(i, j)));
+  });
+}
+
+void scale_step(const lab::Lab& lab, int i) {
+  muted("Dot products of d_k random terms grow like √d_k; dividing by √d_k keeps their spread near 1 so the "
+        "softmax does not saturate.");
+  line("scale = " + scale_text(lab));
+  ImGui::Spacing();
+  for_keys(lab, [&](int j) {
+    line(num(lab.head().raw(i, j)) + " × " + num(lab.scale()) + " = " + num(lab.head().scaled(i, j)));
+  });
+  // The same row under each common scale, computed by the kernel.
+  ImGui::Spacing();
+  muted("This row's softmax weights under each scale:");
+  const lab::ScaleChoice choices[] = {lab::ScaleChoice::inv_sqrt_dk, lab::ScaleChoice::none, lab::ScaleChoice::inv_dk};
+  const char* names[] = {"1/√d_k", "none", "1/d_k"};
+  for (int c = 0; c < 3; ++c) {
+    const std::vector<float> w = lab.weights_with_scale(lab.scale_of(choices[c]));
+    std::string text = std::string(names[c]) + std::string(8 - std::min<std::size_t>(7, std::string(names[c]).size()), ' ');
+    for (int j = 0; j < std::min<int>(int(w.size()), 6); ++j) text += (j ? "  " : "") + num(w[j]);
+    if (w.size() > 6) text += "  …";
+    line(text);
+  }
+}
+
+void mask_step(const lab::Lab& lab, int i) {
+  muted("Masked keys get −∞ added, so exp(−∞) = 0 removes them exactly. (−1 or 0 would only nudge them.)");
+  int kept = 0;
+  for_keys(lab, [&](int j) {
+    const std::string reason = lab.mask_reason(i, j);
+    const std::string key = "key " + std::to_string(j) + " (" + lab.key_label(j) + "): ";
+    if (reason.empty()) line(key + "kept, " + num(lab.head().masked(i, j)));
+    else line(key + "−∞, " + reason);
+  });
+  for (int j = 0; j < lab.state().nk; ++j) kept += lab.mask_reason(i, j).empty();
+  line(std::to_string(kept) + " of " + std::to_string(lab.state().nk) + " keys remain");
+}
+
+void softmax_step(const lab::Lab& lab, int i) {
+  const attn::HeadTrace& h = lab.head();
+  muted("Subtracting the row maximum first changes nothing mathematically but keeps exp() from overflowing.");
+  if (h.row_sum(i) == 0) {
+    line("Every key is masked: weights are 0, output is 0 (never NaN).");
+    return;
+  }
+  line("max m = " + num(h.row_max(i)));
+  for_keys(lab, [&](int j) {
+    line("exp(" + num(h.masked(i, j)) + " − " + num(h.row_max(i)) + ") = " + num(h.exps(i, j)));
+  });
+  line("sum Σ = " + num(h.row_sum(i)));
+  ImGui::Spacing();
+  for_keys(lab, [&](int j) {
+    line("A[" + std::to_string(i) + "," + std::to_string(j) + "] = " + num(h.exps(i, j)) + " / " + num(h.row_sum(i)) +
+         " = " + num(h.weights(i, j)));
+  });
+  line("row sum = " + num(h.weights.row(i).sum()));
+}
+
+void output_step(const lab::Lab& lab, int i) {
+  const attn::HeadTrace& h = lab.head();
+  muted("The output row is the weighted average of the value rows, weighted by this query's attention.");
+  for_keys(lab, [&](int j) { line(num(h.weights(i, j)) + " × v" + std::to_string(j) + " " + vec(lab.v(), j)); });
+  line("O[" + std::to_string(i) + "] = " + vec(h.output, i));
+}
+
+}  // namespace
+
+void arithmetic(const lab::Lab& lab, lab::State& next) {
+  const lab::State& s = lab.state();
+  ImGui::PushFont(fonts().heading);
+  ImGui::Text("Step %d: %s", int(s.step) + 1, stage_title(s.step));
+  ImGui::PopFont();
+  // The selected query, changeable here as well as with ↑/↓ and clicks on a heatmap.
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Query");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  if (ImGui::BeginCombo("##query", (std::to_string(s.query) + "  " + lab.query_label(s.query)).c_str())) {
+    for (int i = 0; i < s.nq; ++i)
+      if (ImGui::Selectable((std::to_string(i) + "  " + lab.query_label(i)).c_str(), i == s.query)) next.query = i;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::TextColored(palette().muted_text, "↑/↓ query   ←/→ step");
+  ImGui::Separator();
+  ImGui::PushFont(fonts().mono);
+  switch (s.step) {
+    case lab::Step::scores: scores_step(lab, s.query); break;
+    case lab::Step::scale: scale_step(lab, s.query); break;
+    case lab::Step::mask: mask_step(lab, s.query); break;
+    case lab::Step::softmax: softmax_step(lab, s.query); break;
+    case lab::Step::output: output_step(lab, s.query); break;
+  }
+  ImGui::PopFont();
+}
+
+}  // namespace ui

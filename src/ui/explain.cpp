@@ -1,0 +1,84 @@
+#include "explain.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace ui {
+
+std::string num(float x) {
+  if (std::isinf(x)) return x < 0 ? "−∞" : "∞";
+  if (std::isnan(x)) return "NaN";
+  char buf[32];
+  const float a = std::fabs(x);
+  if (a != 0 && (a < 1e-3f || a >= 1e5f)) std::snprintf(buf, sizeof buf, "%.3g", double(x));
+  else std::snprintf(buf, sizeof buf, "%.4f", double(x));
+  // Trim trailing zeros ("2.5000" -> "2.5") but keep one digit after the point.
+  std::string s = buf;
+  if (s.find('.') != std::string::npos && s.find('e') == std::string::npos) {
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  if (s == "-0") s = "0";
+  if (!s.empty() && s[0] == '-') s = "−" + s.substr(1);  // a real minus sign
+  return s;
+}
+
+std::string dot_terms(const lab::Lab& lab, int i, int j) {
+  const int dk = lab.state().dk;
+  const int shown = dk <= 6 ? dk : 3;
+  std::string text;
+  for (int c = 0; c < shown; ++c) {
+    if (c) text += " + ";
+    const float a = lab.q()(i, c), b = lab.k()(j, c);
+    text += num(a) + "×" + (b < 0 ? "(" + num(b) + ")" : num(b));
+  }
+  if (shown < dk) text += " + … (" + std::to_string(dk) + " terms)";
+  return text;
+}
+
+std::string scale_text(const lab::Lab& lab) {
+  const lab::State& s = lab.state();
+  const std::string dk = std::to_string(s.dk);
+  switch (s.scale) {
+    case lab::ScaleChoice::inv_sqrt_dk: return "1/√d_k = 1/√" + dk + " = " + num(lab.scale());
+    case lab::ScaleChoice::none: return "1 (no scaling)";
+    case lab::ScaleChoice::inv_dk: return "1/d_k = 1/" + dk + " = " + num(lab.scale());
+    case lab::ScaleChoice::custom: return num(lab.scale()) + " (custom)";
+  }
+  return num(lab.scale());
+}
+
+std::string explain_cell(const lab::Lab& lab, lab::Step stage, int i, int j) {
+  const attn::HeadTrace& h = lab.head();
+  const std::string ij = "[" + lab.query_label(i) + ", " + lab.key_label(j) + "]";
+  switch (stage) {
+    case lab::Step::scores:
+      return "S" + ij + " = q·k = " + dot_terms(lab, i, j) + "\n      = " + num(h.raw(i, j));
+    case lab::Step::scale:
+      return "S" + ij + " × scale = " + num(h.raw(i, j)) + " × " + num(lab.scale()) + " = " +
+             num(h.scaled(i, j));
+    case lab::Step::mask: {
+      const std::string reason = lab.mask_reason(i, j);
+      if (!reason.empty()) return num(h.scaled(i, j)) + " + (−∞) = −∞\nremoved by the " + reason;
+      return num(h.scaled(i, j)) + " + " + num(h.mask(i, j)) + " = " + num(h.masked(i, j)) + "\nkept";
+    }
+    case lab::Step::softmax:
+      if (h.row_sum(i) == 0)
+        return "every key of this row is masked: the weight is 0 (not NaN)";
+      return "A" + ij + " = exp(" + num(h.masked(i, j)) + " − " + num(h.row_max(i)) + ") / " +
+             num(h.row_sum(i)) + "\n      = " + num(h.exps(i, j)) + " / " + num(h.row_sum(i)) +
+             " = " + num(h.weights(i, j));
+    case lab::Step::output: {
+      // Here j is the output column c: O[i, c] = Σ_k A[i, k] V[k, c].
+      std::string text = "O[" + lab.query_label(i) + ", " + std::to_string(j) + "] = Σ A·V = ";
+      const int nk = lab.state().nk, shown = nk <= 6 ? nk : 3;
+      for (int k = 0; k < shown; ++k)
+        text += (k ? " + " : "") + num(h.weights(i, k)) + "×" + num(lab.v()(k, j));
+      if (shown < nk) text += " + …";
+      return text + "\n      = " + num(h.output(i, j));
+    }
+  }
+  return "";
+}
+
+}  // namespace ui

@@ -1,0 +1,24 @@
+// The arithmetic behind each number of the walkthrough, as text with the live values: used
+// by the arithmetic panel (a whole query row) and by heatmap tooltips (one cell). Every
+// number comes from the kernel's trace; this file only formats it.
+#pragma once
+
+#include <string>
+
+#include "lab.h"
+
+namespace ui {
+
+// Numbers as the interface prints them: up to 4 significant decimals, −∞ for masked cells.
+std::string num(float x);
+
+// One cell (i, j) of a stage: how it was computed, in one or two lines.
+std::string explain_cell(const lab::Lab& lab, lab::Step stage, int i, int j);
+
+// q_i · k_j written term by term ("1×1 + 0×0"); long sums are shortened with "…".
+std::string dot_terms(const lab::Lab& lab, int i, int j);
+
+// The scale factor in words: "1/√d_k = 1/√2 = 0.7071".
+std::string scale_text(const lab::Lab& lab);
+
+}  // namespace ui

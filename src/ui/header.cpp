@@ -1,0 +1,87 @@
+// [SECTION] the header: title, formula, the stepper (previous / play / next and the five
+// stage chips), theme; [SECTION] keyboard; the notes about ignored URL values.
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "theme.h"
+#include "ui.h"
+
+namespace ui {
+namespace {
+
+constexpr double kPlaySeconds = 1.6;
+
+void step_by(lab::State& next, int delta) {
+  next.step = lab::Step(std::clamp(int(next.step) + delta, 0, lab::kStepCount - 1));
+}
+
+}  // namespace
+
+void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
+  const lab::State& s = lab.state();
+  ImGui::PushFont(fonts().heading);
+  ImGui::TextUnformatted("Attention Lab");
+  ImGui::PopFont();
+  ImGui::SameLine();
+  ImGui::TextColored(palette().muted_text, "  softmax(QKᵀ / √d_k) · V");
+
+  // Theme switch at the right edge.
+  const char* theme_label = s.theme == "dark" ? "☀ Light" : "☾ Dark";
+  const float theme_w = ImGui::CalcTextSize(theme_label).x + ImGui::GetStyle().FramePadding.x * 2;
+  ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - theme_w);
+  if (ImGui::Button(theme_label)) next.theme = s.theme == "dark" ? "light" : "dark";
+
+  // The stepper.
+  ImGui::BeginDisabled(s.step == lab::Step::scores);
+  if (ImGui::Button("← Previous")) step_by(next, -1);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button(ui.playing ? "❚❚ Pause" : "▶ Play")) {
+    ui.playing = !ui.playing;
+    ui.last_step = ImGui::GetTime();
+    if (ui.playing && s.step == lab::Step::output) next.step = lab::Step::scores;
+  }
+  ImGui::SameLine();
+  ImGui::BeginDisabled(s.step == lab::Step::output);
+  if (ImGui::Button("Next →")) step_by(next, +1);
+  ImGui::EndDisabled();
+  for (int i = 0; i < lab::kStepCount; ++i) {
+    ImGui::SameLine(0, i == 0 ? 24.0f * ImGui::GetFontSize() / 16 : -1.0f);
+    const bool current = i == int(s.step);
+    if (current) ImGui::PushStyleColor(ImGuiCol_Button, palette().accent);
+    if (current) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
+    const std::string chip = std::to_string(i + 1) + " " + lab::step_name(lab::Step(i));
+    if (ImGui::Button(chip.c_str())) next.step = lab::Step(i);
+    if (current) ImGui::PopStyleColor(2);
+  }
+  if (ui.playing && ImGui::GetTime() - ui.last_step > kPlaySeconds) {
+    ui.last_step = ImGui::GetTime();
+    if (s.step == lab::Step::output) ui.playing = false;
+    else step_by(next, +1);
+  }
+
+  // Ignored URL keys and values: visible, dismissible, never fatal.
+  if (!ui.notes.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, palette().note);
+    const float h = ImGui::GetTextLineHeightWithSpacing() * (float(ui.notes.size()) + 0.6f);
+    ImGui::BeginChild("notes", ImVec2(0, h), false);
+    for (const std::string& note : ui.notes) ImGui::TextWrapped("Link: %s", note.c_str());
+    ImGui::EndChild();
+    ImGui::PopStyleColor();
+    if (ImGui::IsItemClicked()) ui.notes.clear();
+  }
+}
+
+void keyboard(const lab::Lab& lab, lab::State& next, Ui& ui) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput || ImGui::IsAnyItemActive()) return;
+  auto pressed = [](ImGuiKey key) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key)); };
+  if (pressed(ImGuiKey_RightArrow)) step_by(next, +1), ui.playing = false;
+  if (pressed(ImGuiKey_LeftArrow)) step_by(next, -1), ui.playing = false;
+  if (pressed(ImGuiKey_DownArrow)) next.query = std::min(next.query + 1, lab.state().nq - 1);
+  if (pressed(ImGuiKey_UpArrow)) next.query = std::max(next.query - 1, 0);
+}
+
+}  // namespace ui

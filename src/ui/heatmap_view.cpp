@@ -1,0 +1,215 @@
+#include "heatmap_view.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "explain.h"
+#include "theme.h"
+
+namespace ui {
+namespace {
+
+constexpr int kLegendSteps = 128;
+
+ImTextureID texture(unsigned name) { return reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(name)); }
+
+render::HeatmapLook look_for(const HeatmapSpec& spec) {
+  render::HeatmapLook look;
+  look.map = spec.map;
+  look.lo = spec.lo;
+  look.hi = spec.hi;
+  look.dim = spec.dimmed ? 0.72f : 0.0f;
+  const Palette& p = palette();
+  std::copy(p.background, p.background + 3, look.background);
+  std::copy(p.hatch, p.hatch + 3, look.hatch);
+  return look;
+}
+
+// Readable text over a cell: light on the dark ends of the maps, dark in their middle/top.
+ImU32 text_on(const HeatmapSpec& spec, float x) {
+  if (std::isinf(x)) return ImGui::GetColorU32(ImGuiCol_Text);
+  const float t = std::clamp((x - spec.lo) / std::max(spec.hi - spec.lo, 1e-20f), 0.0f, 1.0f);
+  const bool light = spec.map == render::Colormap::sequential ? t < 0.62f : std::fabs(t - 0.5f) > 0.33f;
+  return light ? IM_COL32(255, 255, 255, 255) : IM_COL32(20, 24, 32, 255);
+}
+
+ImVec4 with_alpha(ImVec4 c, float a) {
+  c.w *= a;
+  return c;
+}
+
+}  // namespace
+
+float symmetric_bound(const attn::Matrix& m) {
+  float bound = 0;
+  for (int i = 0; i < m.size(); ++i)
+    if (std::isfinite(m.data()[i])) bound = std::max(bound, std::fabs(m.data()[i]));
+  return bound > 0 ? bound : 1.0f;
+}
+
+HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& spec) {
+  HeatmapHit hit;
+  const attn::Matrix& m = *spec.values;
+  const int rows = int(m.rows()), cols = int(m.cols());
+  if (rows != rows_ || cols != cols_) view_ = {0, 0, float(cols), float(rows)};
+  rows_ = rows;
+  cols_ = cols;
+  map_.set_values(m.data(), rows, cols, spec.version);
+
+  ImGui::PushID(id);
+  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float line = ImGui::GetTextLineHeight();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImU32 text_col = ImGui::GetColorU32(ImGuiCol_Text, spec.dimmed ? 0.45f : 1.0f);
+  const ImU32 muted = ImGui::GetColorU32(palette().muted_text);
+
+  // Room for row labels at the left and column labels on top.
+  float label_w = 0;
+  for (int i = 0; i < std::min(rows, 64); ++i)
+    label_w = std::max(label_w, ImGui::CalcTextSize(spec.row_label(i).c_str()).x);
+  label_w += 8 * scale;
+  const float legend_h = line * 2.2f;
+  const float avail_w = ImGui::GetContentRegionAvail().x - label_w;
+  const float avail_h = std::max(spec.height - line * 1.4f - legend_h, 24.0f * scale);
+  const float vw = view_.x1 - view_.x0, vh = view_.y1 - view_.y0;
+  const float cell = std::max(std::min({avail_w / vw, avail_h / vh, spec.max_cell * scale}), 0.05f);
+  const ImVec2 size(std::floor(cell * vw), std::floor(cell * vh));
+
+  const ImVec2 top_left = ImGui::GetCursorScreenPos();
+  const ImVec2 origin(top_left.x + label_w, top_left.y + line * 1.4f);
+
+  // The picture, painted by the colormap shader.
+  const unsigned image = map_.paint(int(size.x), int(size.y), view_, look_for(spec));
+  ImGui::SetCursorScreenPos(origin);
+  ImGui::InvisibleButton("plot", size);
+  draw->AddImage(texture(image), origin, ImVec2(origin.x + size.x, origin.y + size.y));
+  const bool hovered = ImGui::IsItemHovered();
+
+  // Pan and zoom through the texture; double-click shows the whole matrix again.
+  ImGuiIO& io = ImGui::GetIO();
+  if (hovered && io.MouseWheel != 0 && (rows > 24 || cols > 24)) {
+    const float cx = view_.x0 + (io.MousePos.x - origin.x) / cell;
+    const float cy = view_.y0 + (io.MousePos.y - origin.y) / cell;
+    const float f = std::pow(0.85f, io.MouseWheel);
+    const float nw = std::clamp(vw * f, std::min(8.0f, float(cols)), float(cols));
+    const float nh = std::clamp(vh * f, std::min(8.0f, float(rows)), float(rows));
+    view_.x0 = cx - (cx - view_.x0) * nw / vw;
+    view_.y0 = cy - (cy - view_.y0) * nh / vh;
+    view_.x1 = view_.x0 + nw;
+    view_.y1 = view_.y0 + nh;
+  }
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+    view_.x0 -= io.MouseDelta.x / cell;
+    view_.x1 -= io.MouseDelta.x / cell;
+    view_.y0 -= io.MouseDelta.y / cell;
+    view_.y1 -= io.MouseDelta.y / cell;
+  }
+  if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) view_ = {0, 0, float(cols), float(rows)};
+  const float sx = std::clamp(view_.x0, 0.0f, float(cols) - (view_.x1 - view_.x0)) - view_.x0;
+  const float sy = std::clamp(view_.y0, 0.0f, float(rows) - (view_.y1 - view_.y0)) - view_.y0;
+  view_ = {view_.x0 + sx, view_.y0 + sy, view_.x1 + sx, view_.y1 + sy};
+
+  if (hovered) {
+    hit.col = std::clamp(int(view_.x0 + (io.MousePos.x - origin.x) / cell), 0, cols - 1);
+    hit.row = std::clamp(int(view_.y0 + (io.MousePos.y - origin.y) / cell), 0, rows - 1);
+    hit.clicked = ImGui::IsItemDeactivated() &&
+                  io.MouseDragMaxDistanceSqr[0] < io.MouseDragThreshold * io.MouseDragThreshold;
+  }
+
+  // Cells on screen: [r0, r1) × [c0, c1), each `cell` pixels.
+  const int r0 = int(view_.y0), r1 = std::min(rows, int(std::ceil(view_.y1)));
+  const int c0 = int(view_.x0), c1 = std::min(cols, int(std::ceil(view_.x1)));
+  auto cell_pos = [&](int r, int c) {
+    return ImVec2(origin.x + (c - view_.x0) * cell, origin.y + (r - view_.y0) * cell);
+  };
+  draw->PushClipRect(top_left, ImVec2(origin.x + size.x, origin.y + size.y), true);
+  // Axis labels: every one when they fit, otherwise every k-th.
+  const int row_every = std::max(1, int(std::ceil(line / cell)));
+  for (int r = r0; r < r1; r += row_every) {
+    const std::string label = spec.row_label(r);
+    const ImVec2 p = cell_pos(r, c0);
+    const float w = ImGui::CalcTextSize(label.c_str()).x;
+    draw->AddText(ImVec2(origin.x - w - 6 * scale, p.y + (std::min(cell, line * 4) - line) * 0.5f),
+                  r == spec.highlight_row ? ImGui::GetColorU32(palette().highlight) : muted, label.c_str());
+  }
+  float widest = 0;
+  for (int c = c0; c < c1; ++c) widest = std::max(widest, ImGui::CalcTextSize(spec.col_label(c).c_str()).x);
+  const int col_every = std::max(1, int(std::ceil((widest + 6 * scale) / cell)));
+  for (int c = c0; c < c1; c += col_every) {
+    const std::string label = spec.col_label(c);
+    const float w = ImGui::CalcTextSize(label.c_str()).x;
+    const ImVec2 p = cell_pos(r0, c);
+    draw->AddText(ImVec2(p.x + (cell - w) * 0.5f, top_left.y), muted, label.c_str());
+  }
+  draw->PopClipRect();
+
+  draw->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
+  // Values in the cells when every number fits.
+  const float value_w = ImGui::CalcTextSize("−0.0000").x;
+  if (cell >= value_w + 6 * scale && !spec.dimmed) {
+    for (int r = r0; r < r1; ++r)
+      for (int c = c0; c < c1; ++c) {
+        const std::string text = num(m(r, c));
+        const ImVec2 t = ImGui::CalcTextSize(text.c_str());
+        const ImVec2 p = cell_pos(r, c);
+        draw->AddText(ImVec2(p.x + (cell - t.x) * 0.5f, p.y + (cell - t.y) * 0.5f), text_on(spec, m(r, c)),
+                      text.c_str());
+      }
+  }
+  // The selected query row, outlined.
+  if (spec.highlight_row >= r0 && spec.highlight_row < r1) {
+    const ImVec2 a = cell_pos(spec.highlight_row, c0);
+    const float t = 2.5f * scale;
+    draw->AddRect(ImVec2(origin.x + t * 0.5f, a.y + t * 0.5f),
+                  ImVec2(origin.x + size.x - t * 0.5f, a.y + cell - t * 0.5f),
+                  ImGui::GetColorU32(with_alpha(palette().highlight, spec.dimmed ? 0.5f : 1.0f)), 3 * scale, 0, t);
+  }
+  if (hit.row >= 0) {
+    const ImVec2 a = cell_pos(hit.row, hit.col);
+    draw->AddRect(a, ImVec2(a.x + cell, a.y + cell), ImGui::GetColorU32(ImGuiCol_Text), 0, 0, 1.5f * scale);
+  }
+  draw->PopClipRect();
+
+  // Legend: the colormap from lo to hi, and the masked pattern when the matrix has any.
+  const float legend_y = origin.y + size.y + line * 0.5f;
+  const float legend_w = std::max(size.x, 150 * scale);
+  {
+    static attn::Matrix ramp;
+    if (ramp.cols() != kLegendSteps) {
+      ramp.resize(1, kLegendSteps);
+      for (int i = 0; i < kLegendSteps; ++i) ramp(0, i) = float(i) / (kLegendSteps - 1);
+    }
+    legend_.set_values(ramp.data(), 1, kLegendSteps, 1);
+    render::HeatmapLook look = look_for(spec);
+    look.lo = 0;
+    look.hi = 1;
+    const float bar_w = std::min(legend_w, 220 * scale);
+    const unsigned bar = legend_.paint(int(bar_w), int(line * 0.6f), {0, 0, float(kLegendSteps), 1}, look);
+    const ImVec2 a(origin.x, legend_y);
+    draw->AddImage(texture(bar), a, ImVec2(a.x + bar_w, a.y + line * 0.6f));
+    const std::string lo = num(spec.lo), hi = num(spec.hi);
+    draw->AddText(ImVec2(a.x, a.y + line * 0.7f), muted, lo.c_str());
+    draw->AddText(ImVec2(a.x + bar_w - ImGui::CalcTextSize(hi.c_str()).x, a.y + line * 0.7f), muted, hi.c_str());
+    bool any_masked = false;
+    for (int i = 0; i < m.size() && !any_masked; ++i) any_masked = std::isinf(m.data()[i]);
+    if (any_masked) {
+      const ImVec2 b(a.x + bar_w + 14 * scale, a.y - line * 0.2f);
+      const float box = line;
+      for (float d = 0; d < box * 2; d += 6 * scale)  // the same diagonal stripes as the map
+        draw->AddLine(ImVec2(b.x + std::max(0.0f, d - box), b.y + std::min(d, box)),
+                      ImVec2(b.x + std::min(d, box), b.y + std::max(0.0f, d - box)),
+                      ImGui::GetColorU32(ImVec4(palette().hatch[0], palette().hatch[1], palette().hatch[2], 1)),
+                      2 * scale);
+      draw->AddRect(b, ImVec2(b.x + box, b.y + box), muted);
+      draw->AddText(ImVec2(b.x + box + 6 * scale, b.y), text_col, "masked (−∞)");
+    }
+  }
+  ImGui::SetCursorScreenPos(top_left);
+  ImGui::Dummy(ImVec2(label_w + std::max(size.x, legend_w), line * 1.4f + size.y + legend_h));
+  ImGui::PopID();
+  return hit;
+}
+
+}  // namespace ui

@@ -1,0 +1,46 @@
+// A heatmap as an ImGui widget: the GL-painted matrix plus axis labels, the selected row's
+// outline, cell values when cells are big enough, a colour legend, and pan/zoom (wheel and
+// drag) when the matrix is too large to show every cell.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "heatmap.h"
+#include "reference.h"
+
+namespace ui {
+
+struct HeatmapSpec {
+  const attn::Matrix* values = nullptr;
+  std::uint64_t version = 0;  // changes whenever *values does
+  render::Colormap map = render::Colormap::sequential;
+  float lo = 0, hi = 1;
+  std::function<std::string(int)> row_label, col_label;
+  int highlight_row = -1;
+  bool dimmed = false;
+  float max_cell = 56;  // cell size cap in unscaled pixels: small matrices stay compact
+  float height = 0;     // height available for the plot (labels and legend excluded)
+};
+
+struct HeatmapHit {
+  int row = -1, col = -1;  // the hovered cell, or -1
+  bool clicked = false;
+};
+
+class HeatmapView {
+ public:
+  HeatmapHit draw(const char* id, const HeatmapSpec& spec);
+
+ private:
+  render::Heatmap map_;
+  render::Heatmap legend_;
+  render::CellRect view_;
+  int rows_ = 0, cols_ = 0;
+};
+
+// The symmetric range ±max|x| over finite values (a diverging map centred on zero).
+float symmetric_bound(const attn::Matrix& m);
+
+}  // namespace ui

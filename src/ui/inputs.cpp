@@ -1,0 +1,142 @@
+// [SECTION] the inputs: presets, self/cross, sizes and seed, scale, mask, and the Q, K, V
+// matrices as editable cells (click and type, or drag).
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "theme.h"
+#include "ui.h"
+
+namespace ui {
+namespace {
+
+// Matrices larger than this are drawn from the seed only: a grid of cells would not fit.
+constexpr int kMaxEditable = 12;
+
+void section(const char* title) {
+  ImGui::Spacing();
+  ImGui::PushFont(fonts().heading);
+  ImGui::TextUnformatted(title);
+  ImGui::PopFont();
+}
+
+bool size_input(const char* label, int& value, int lo, int hi) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+  int v = value;
+  if (!ImGui::InputInt(label, &v, 1, 8)) return false;
+  value = std::clamp(v, lo, hi);
+  return true;
+}
+
+// One matrix (rows × cols of sequence `batch` in `flat`); on an edit, writes the whole
+// typed-in matrix into `target`.
+void matrix_editor(const char* name, const std::vector<float>& flat, int batch, int rows, int cols,
+                   std::vector<float>& target) {
+  ImGui::TextColored(palette().muted_text, "%s  (%d × %d)", name, rows, cols);
+  if (rows > kMaxEditable || cols > kMaxEditable) {
+    ImGui::TextColored(palette().muted_text, "too large to edit by hand: change the seed");
+    return;
+  }
+  const float cell_w = ImGui::CalcTextSize("−0.00").x + ImGui::GetStyle().FramePadding.x * 2;
+  ImGui::PushID(name);
+  std::vector<float> values = flat;
+  bool edited = false;
+  const std::size_t base = std::size_t(batch) * rows * cols;
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c) {
+      if (c) ImGui::SameLine(0, 3);
+      ImGui::PushID(r * cols + c);
+      ImGui::SetNextItemWidth(cell_w);
+      // Drag to change, double-click (or Ctrl+click) to type a value.
+      edited |= ImGui::DragFloat("##v", &values[base + std::size_t(r) * cols + c], 0.02f, -100.0f, 100.0f, "%.2f");
+      ImGui::PopID();
+    }
+  }
+  ImGui::PopID();
+  if (edited) target = values;
+}
+
+}  // namespace
+
+void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
+  const lab::State& s = lab.state();
+
+  section("Example");
+  const lab::Preset* current = lab::find_preset(s.preset);
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::BeginCombo("##preset", current ? current->title : "Custom")) {
+    for (const lab::Preset& p : lab::presets()) {
+      if (ImGui::Selectable(p.title, current == &p)) {
+        next = p.state;
+        next.theme = s.theme;
+        next.ui = s.ui;
+      }
+    }
+    ImGui::EndCombo();
+  }
+
+  section("Shape");
+  int kind = int(s.kind);
+  if (ImGui::RadioButton("self-attention", &kind, 0)) next.kind = lab::Kind::self;
+  ImGui::SameLine();
+  if (ImGui::RadioButton("cross", &kind, 1)) next.kind = lab::Kind::cross;
+  if (s.kind == lab::Kind::self) ImGui::TextColored(palette().muted_text, "K and V are Q itself");
+  bool resized = false;
+  resized |= size_input(s.kind == lab::Kind::self ? "n tokens" : "n_q queries", next.nq, 1, lab::Limits::max_n);
+  if (s.kind == lab::Kind::cross) resized |= size_input("n_k keys", next.nk, 1, lab::Limits::max_n);
+  resized |= size_input("d_k", next.dk, 1, lab::Limits::max_d);
+  if (s.kind == lab::Kind::cross) resized |= size_input("d_v", next.dv, 1, lab::Limits::max_d);
+  int seed = int(s.seed);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+  if (ImGui::InputInt("seed", &seed)) {
+    next.seed = std::uint32_t(std::max(seed, 0));
+    next.q.clear(), next.k.clear(), next.v.clear();
+  }
+  if (resized) next.q.clear(), next.k.clear(), next.v.clear();
+
+  section("Scale");
+  const char* scales[] = {"1/√d_k", "none", "1/d_k", "custom"};
+  int sc = int(s.scale);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  if (ImGui::Combo("##scale", &sc, scales, 4)) next.scale = lab::ScaleChoice(sc);
+  if (s.scale == lab::ScaleChoice::custom) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+    ImGui::InputFloat("##custom", &next.custom_scale, 0, 0, "%.4g");
+  }
+
+  section("Mask");
+  const char* causal[] = {"no causal mask", "causal (j ≤ i)", "causal, bottom-right"};
+  int ca = int(s.causal);
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::Combo("##causal", &ca, causal, 3)) next.causal = lab::CausalChoice(ca);
+  bool padded = !s.pad.empty();
+  if (ImGui::Checkbox("padding (batch of 2)", &padded)) {
+    next.pad = padded ? std::vector<int>{s.nk, std::max(1, s.nk / 2)} : std::vector<int>{};
+    next.q.clear(), next.k.clear(), next.v.clear();
+  }
+  for (std::size_t b = 0; b < s.pad.size(); ++b) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    ImGui::SliderInt(("length of sequence " + std::to_string(b)).c_str(), &next.pad[b], 0, s.nk);
+  }
+  if (s.batches() > 1) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    ImGui::SliderInt("shown sequence", &next.batch, 0, s.batches() - 1);
+  }
+  ImGui::Checkbox("paint: click cells of stage 3", &ui.paint_mask);
+  if (!s.blocked.empty()) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton("clear")) next.blocked.clear();
+  }
+
+  section("Inputs");
+  ImGui::TextColored(palette().muted_text, "drag a cell, or double-click to type");
+  matrix_editor("Q", lab.flat_q(), s.batch, s.nq, s.dk, next.q);
+  if (s.kind == lab::Kind::cross) {
+    matrix_editor("K", lab.flat_k(), s.batch, s.nk, s.dk, next.k);
+    matrix_editor("V", lab.flat_v(), s.batch, s.nk, s.dv, next.v);
+  }
+}
+
+}  // namespace ui

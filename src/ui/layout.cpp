@@ -1,0 +1,58 @@
+// [SECTION] the window layout: header on top; inputs | stages | arithmetic side by side on a
+// wide window, stacked in one scrolling column in a narrow embed. Panels never overlap.
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "theme.h"
+#include "ui.h"
+
+namespace ui {
+
+lab::State draw(const lab::Lab& lab, Ui& ui) {
+  lab::State next = lab.state();
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(vp->Pos);
+  ImGui::SetNextWindowSize(vp->Size);
+  ImGui::Begin("Attention Lab", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus);
+  header(lab, next, ui);
+  ImGui::Spacing();
+
+  const float scale = ImGui::GetFontSize() / 16.0f;
+  const bool compact = lab.state().ui == "compact";
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImGuiWindowFlags panel = ImGuiWindowFlags_AlwaysUseWindowPadding;
+  if (avail.x >= 1100 * scale) {
+    const float left = compact ? 0 : 270 * scale, right = 390 * scale;
+    if (!compact) {
+      ImGui::BeginChild("inputs", ImVec2(left, avail.y), true, panel);
+      inputs(lab, next, ui);
+      ImGui::EndChild();
+      ImGui::SameLine(0, gap);
+    }
+    ImGui::BeginChild("stages", ImVec2(avail.x - left - right - gap * (compact ? 1 : 2), avail.y), false);
+    stages(lab, next, ui, avail.y);
+    ImGui::EndChild();
+    ImGui::SameLine(0, gap);
+    ImGui::BeginChild("arithmetic", ImVec2(right, avail.y), true, panel);
+    arithmetic(lab, next);
+    ImGui::EndChild();
+  } else {
+    ImGui::BeginChild("column", avail, false);
+    stages(lab, next, ui, std::max(avail.y * 0.62f, 420 * scale));
+    ImGui::Spacing();
+    ImGui::BeginChild("arithmetic", ImVec2(0, 360 * scale), true, panel);
+    arithmetic(lab, next);
+    ImGui::EndChild();
+    if (!compact && ImGui::CollapsingHeader("Inputs: shape, scale, mask, Q K V")) inputs(lab, next, ui);
+    ImGui::EndChild();
+  }
+  keyboard(lab, next, ui);
+  ImGui::End();
+  return next;
+}
+
+}  // namespace ui

@@ -1,0 +1,110 @@
+// [SECTION] the five stages as heatmaps: scores, scale, mask, softmax, output.
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "explain.h"
+#include "theme.h"
+#include "ui.h"
+
+namespace ui {
+namespace {
+
+struct Stage {
+  const attn::Matrix* values;
+  render::Colormap map;
+  float lo, hi;
+  bool columns_are_keys;  // false for the output, whose columns are d_v
+};
+
+Stage stage_data(const lab::Lab& lab, lab::Step step) {
+  const attn::HeadTrace& h = lab.head();
+  auto diverging = [](const attn::Matrix& m) {
+    const float b = symmetric_bound(m);
+    return Stage{&m, render::Colormap::diverging, -b, b, true};
+  };
+  switch (step) {
+    case lab::Step::scores: return diverging(h.raw);
+    case lab::Step::scale: return diverging(h.scaled);
+    case lab::Step::mask: return diverging(h.masked);
+    case lab::Step::softmax: return {&h.weights, render::Colormap::sequential, 0, 1, true};
+    case lab::Step::output: {
+      Stage s = diverging(h.output);
+      s.columns_are_keys = false;
+      return s;
+    }
+  }
+  return diverging(h.raw);
+}
+
+}  // namespace
+
+const char* stage_title(lab::Step step) {
+  static const char* titles[lab::kStepCount] = {"S = QKᵀ", "S · scale", "+ mask", "A = softmax(row)", "O = A·V"};
+  return titles[int(step)];
+}
+
+void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
+  const lab::State& s = lab.state();
+  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  // Three cards per row on a wide screen, two or one when narrow; the current stage first
+  // catches the eye through its accent border, later stages are dimmed until reached.
+  const int per_row = avail > 900 * scale ? 3 : avail > 520 * scale ? 2 : 1;
+  const int rows = (lab::kStepCount + per_row - 1) / per_row;
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float card_w = (avail - gap * (per_row - 1)) / per_row;
+  const float card_h = std::max((height - gap * (rows - 1)) / rows, 150 * scale);
+
+  for (int i = 0; i < lab::kStepCount; ++i) {
+    const auto step = lab::Step(i);
+    const bool current = step == s.step, reached = i <= int(s.step);
+    if (i % per_row) ImGui::SameLine(0, gap);
+    ImGui::PushStyleColor(ImGuiCol_Border, current ? palette().accent : palette().card_border);
+    ImGui::PushStyleVar(ImGuiStyleVar_ChildBorderSize, current ? 2.0f * scale : 1.0f * scale);
+    ImGui::BeginChild(stage_title(step), ImVec2(card_w, card_h), true,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    ImGui::PushFont(fonts().heading);
+    ImGui::TextColored(reached ? ImGui::GetStyleColorVec4(ImGuiCol_Text) : palette().muted_text, "%d  %s", i + 1,
+                       stage_title(step));
+    ImGui::PopFont();
+    if (ImGui::IsItemClicked()) next.step = step;
+    const Stage st = stage_data(lab, step);
+    HeatmapSpec spec;
+    spec.values = st.values;
+    spec.version = lab.version();
+    spec.map = st.map;
+    spec.lo = st.lo;
+    spec.hi = st.hi;
+    spec.row_label = [&](int r) { return lab.query_label(r); };
+    spec.col_label = st.columns_are_keys ? std::function<std::string(int)>([&](int c) { return lab.key_label(c); })
+                                         : [](int c) { return "d" + std::to_string(c); };
+    spec.highlight_row = s.query;
+    spec.dimmed = !reached;
+    spec.height = ImGui::GetContentRegionAvail().y;
+    const HeatmapHit hit = ui.stage_views[i].draw("map", spec);
+    if (hit.row >= 0) {
+      ImGui::BeginTooltip();
+      ImGui::PushFont(fonts().mono);
+      ImGui::TextUnformatted(explain_cell(lab, step, hit.row, hit.col).c_str());
+      ImGui::PopFont();
+      ImGui::EndTooltip();
+    }
+    if (hit.clicked) {
+      next.query = hit.row;
+      next.step = step;
+      if (step == lab::Step::mask && ui.paint_mask) {
+        // Painting toggles the clicked cell in the custom mask.
+        const std::pair<int, int> cell{hit.row, hit.col};
+        auto it = std::find(next.blocked.begin(), next.blocked.end(), cell);
+        if (it == next.blocked.end()) next.blocked.push_back(cell);
+        else next.blocked.erase(it);
+      }
+    }
+    ImGui::EndChild();
+    ImGui::PopStyleVar();
+    ImGui::PopStyleColor();
+  }
+}
+
+}  // namespace ui

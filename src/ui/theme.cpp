@@ -1,0 +1,131 @@
+#include "theme.h"
+
+#include <algorithm>
+
+#include "fonts.h"
+
+namespace ui {
+namespace {
+Palette g_palette;
+Fonts g_fonts;
+
+ImVec4 rgb(int hex, float a = 1.0f) {
+  return ImVec4(((hex >> 16) & 255) / 255.0f, ((hex >> 8) & 255) / 255.0f, (hex & 255) / 255.0f, a);
+}
+}  // namespace
+
+Fonts& fonts() { return g_fonts; }
+const Palette& palette() { return g_palette; }
+
+void load_fonts(float scale) {
+  static const ImWchar ranges[] = {
+      0x0020, 0x00FF,  // Latin-1: ·, ×, ², superscript digits
+      0x0370, 0x03FF,  // Greek
+      0x1D00, 0x1D7F,  // phonetic extensions: ᵀ and other modifier letters
+      0x2000, 0x206F,  // punctuation: – — …
+      0x2070, 0x209F,  // superscripts and subscripts
+      0x2190, 0x21FF,  // arrows
+      0x2200, 0x22FF,  // mathematical operators: √ ∞ ≤ − ∑ ⋅
+      0x25A0, 0x25FF,  // geometric shapes: ▶ ■
+      0x2600, 0x27BF,  // symbols and dingbats: ☀ ☾ ❚
+      // (src/ui/CMakeLists.txt keeps only the characters used in the embedded fonts)
+      0,
+  };
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  ImFontConfig config;
+  config.FontDataOwnedByAtlas = false;  // the data is a constant array in the program
+  config.OversampleH = 2;
+  auto add = [&](const unsigned char* data, std::size_t size, float px) {
+    return io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(data), int(size), px * scale,
+                                          &config, ranges);
+  };
+  g_fonts.body = add(DejaVuSans_ttf, DejaVuSans_ttf_size, 16.0f);
+  g_fonts.heading = add(DejaVuSans_Bold_ttf, DejaVuSans_Bold_ttf_size, 19.0f);
+  g_fonts.mono = add(DejaVuSansMono_ttf, DejaVuSansMono_ttf_size, 15.0f);
+  io.Fonts->Build();
+}
+
+void apply_theme(bool dark, float scale) {
+  ImGuiStyle style;
+  if (dark) ImGui::StyleColorsDark(&style);
+  else ImGui::StyleColorsLight(&style);
+  style.WindowPadding = ImVec2(14, 12);
+  style.FramePadding = ImVec2(8, 5);
+  style.ItemSpacing = ImVec2(10, 8);
+  style.ItemInnerSpacing = ImVec2(6, 6);
+  style.CellPadding = ImVec2(4, 3);
+  style.WindowRounding = 0;
+  style.ChildRounding = 6;
+  style.FrameRounding = 5;
+  style.GrabRounding = 5;
+  style.PopupRounding = 6;
+  style.WindowBorderSize = 0;
+  style.ChildBorderSize = 1;
+  style.ScrollbarSize = 12;
+  style.ScrollbarRounding = 6;
+
+  Palette p;
+  p.dark = dark;
+  ImVec4* c = style.Colors;
+  if (dark) {
+    p.accent = rgb(0x7aa2f7);
+    p.muted_text = rgb(0x9aa5b1);
+    p.card = rgb(0x1f2430);
+    p.card_border = rgb(0x343b4a);
+    p.highlight = rgb(0xffb454);
+    p.note = rgb(0x4a3b1c);
+    c[ImGuiCol_WindowBg] = rgb(0x171a21);
+    c[ImGuiCol_ChildBg] = p.card;
+    c[ImGuiCol_Text] = rgb(0xe6e9ef);
+    c[ImGuiCol_FrameBg] = rgb(0x2a3140);
+    c[ImGuiCol_FrameBgHovered] = rgb(0x343d50);
+    c[ImGuiCol_FrameBgActive] = rgb(0x3d4760);
+    c[ImGuiCol_Button] = rgb(0x2d3545);
+    c[ImGuiCol_ButtonHovered] = rgb(0x3b4760);
+    c[ImGuiCol_ButtonActive] = rgb(0x4a5878);
+    c[ImGuiCol_Header] = rgb(0x2d3545);
+    c[ImGuiCol_HeaderHovered] = rgb(0x3b4760);
+    c[ImGuiCol_HeaderActive] = rgb(0x4a5878);
+    c[ImGuiCol_Border] = p.card_border;
+    c[ImGuiCol_Separator] = p.card_border;
+    c[ImGuiCol_CheckMark] = p.accent;
+    c[ImGuiCol_SliderGrab] = p.accent;
+    c[ImGuiCol_PopupBg] = rgb(0x232936);
+    const float bg[3] = {0.122f, 0.141f, 0.188f}, hatch[3] = {0.42f, 0.45f, 0.52f};
+    std::copy(bg, bg + 3, p.background);
+    std::copy(hatch, hatch + 3, p.hatch);
+  } else {
+    p.accent = rgb(0x2f5fd0);
+    p.muted_text = rgb(0x5f6b7a);
+    p.card = rgb(0xffffff);
+    p.card_border = rgb(0xd9dee7);
+    p.highlight = rgb(0xe8590c);
+    p.note = rgb(0xfff3cd);
+    c[ImGuiCol_WindowBg] = rgb(0xf4f6fa);
+    c[ImGuiCol_ChildBg] = p.card;
+    c[ImGuiCol_Text] = rgb(0x1d2330);
+    c[ImGuiCol_FrameBg] = rgb(0xe9edf4);
+    c[ImGuiCol_FrameBgHovered] = rgb(0xdde4f0);
+    c[ImGuiCol_FrameBgActive] = rgb(0xd0d9ea);
+    c[ImGuiCol_Button] = rgb(0xe3e8f1);
+    c[ImGuiCol_ButtonHovered] = rgb(0xd3dbea);
+    c[ImGuiCol_ButtonActive] = rgb(0xc2cde3);
+    c[ImGuiCol_Header] = rgb(0xe3e8f1);
+    c[ImGuiCol_HeaderHovered] = rgb(0xd3dbea);
+    c[ImGuiCol_HeaderActive] = rgb(0xc2cde3);
+    c[ImGuiCol_Border] = p.card_border;
+    c[ImGuiCol_Separator] = p.card_border;
+    c[ImGuiCol_CheckMark] = p.accent;
+    c[ImGuiCol_SliderGrab] = p.accent;
+    c[ImGuiCol_PopupBg] = rgb(0xffffff);
+    const float bg[3] = {1.0f, 1.0f, 1.0f}, hatch[3] = {0.62f, 0.65f, 0.70f};
+    std::copy(bg, bg + 3, p.background);
+    std::copy(hatch, hatch + 3, p.hatch);
+  }
+  style.ScaleAllSizes(scale);
+  ImGui::GetStyle() = style;
+  g_palette = p;
+}
+
+}  // namespace ui

@@ -1,0 +1,29 @@
+// Fonts and colours of the interface: one light and one dark theme, scaled for HiDPI.
+#pragma once
+
+#include <imgui.h>
+
+namespace ui {
+
+struct Fonts {
+  ImFont* body = nullptr;
+  ImFont* heading = nullptr;
+  ImFont* mono = nullptr;  // aligned numbers in the arithmetic panel
+};
+Fonts& fonts();
+
+// Loads the embedded DejaVu fonts at `scale` × their base size, with the glyphs the lesson
+// needs (Greek, √ ∞ · ≤ −, ᵀ, sub- and superscripts, arrows).
+void load_fonts(float scale);
+
+struct Palette {
+  bool dark = false;
+  ImVec4 accent, muted_text, card, card_border, highlight, note;
+  float background[3], hatch[3];  // for the heatmap shader
+};
+const Palette& palette();
+
+// Sets ImGui's style for a theme at a UI scale (1 on a standard screen, 2 on HiDPI).
+void apply_theme(bool dark, float scale);
+
+}  // namespace ui
