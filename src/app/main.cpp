@@ -211,6 +211,15 @@ int main(int argc, char** argv) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
+  // Installed before ImGui's callbacks, which chain to it.
+  glfwSetKeyCallback(app.window, [](GLFWwindow*, int key, int, int action, int) {
+    if (action == GLFW_RELEASE) return;
+    using Arrow = ui::Ui::Arrow;
+    if (key == GLFW_KEY_LEFT) g_app->ui.arrows.push_back(Arrow::left);
+    if (key == GLFW_KEY_RIGHT) g_app->ui.arrows.push_back(Arrow::right);
+    if (key == GLFW_KEY_UP) g_app->ui.arrows.push_back(Arrow::up);
+    if (key == GLFW_KEY_DOWN) g_app->ui.arrows.push_back(Arrow::down);
+  });
   ImGui_ImplGlfw_InitForOpenGL(app.window, true);
 #ifdef __EMSCRIPTEN__
   ImGui_ImplOpenGL3_Init("#version 300 es");

@@ -75,13 +75,18 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
 }
 
 void keyboard(const lab::Lab& lab, lab::State& next, Ui& ui) {
-  ImGuiIO& io = ImGui::GetIO();
-  if (io.WantTextInput || ImGui::IsAnyItemActive()) return;
-  auto pressed = [](ImGuiKey key) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key)); };
-  if (pressed(ImGuiKey_RightArrow)) step_by(next, +1), ui.playing = false;
-  if (pressed(ImGuiKey_LeftArrow)) step_by(next, -1), ui.playing = false;
-  if (pressed(ImGuiKey_DownArrow)) next.query = std::min(next.query + 1, lab.state().nq - 1);
-  if (pressed(ImGuiKey_UpArrow)) next.query = std::max(next.query - 1, 0);
+  std::vector<Ui::Arrow> arrows;
+  arrows.swap(ui.arrows);
+  // Typing in a field or dragging a value keeps its own use of the arrows.
+  if (ImGui::GetIO().WantTextInput || ImGui::IsAnyItemActive()) return;
+  for (Ui::Arrow a : arrows) {
+    switch (a) {
+      case Ui::Arrow::right: step_by(next, +1), ui.playing = false; break;
+      case Ui::Arrow::left: step_by(next, -1), ui.playing = false; break;
+      case Ui::Arrow::down: next.query = std::min(next.query + 1, lab.state().nq - 1); break;
+      case Ui::Arrow::up: next.query = std::max(next.query - 1, 0); break;
+    }
+  }
 }
 
 }  // namespace ui

@@ -17,6 +17,10 @@ struct Ui {
   double last_step = 0;          // time of the last automatic step while playing
   bool paint_mask = false;       // clicks on the mask stage toggle cells
   std::vector<std::string> notes;  // ignored URL keys and values, shown until dismissed
+  // Arrow keys pressed since the last frame, queued by the window's key callback: a quick
+  // tap can go down and up between two frames, which ImGui 1.86's key state would miss.
+  enum class Arrow { left, right, up, down };
+  std::vector<Arrow> arrows;
 };
 
 // One frame: every panel laid out in the window. Returns the next state.
