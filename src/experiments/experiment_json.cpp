@@ -96,6 +96,7 @@ json to_json(const GradientsData& d) {
           {"n", d.n},
           {"dk", d.dk},
           {"dv", d.dv},
+          {"scores", matrix(d.scores)},
           {"weights", matrix(d.weights)},
           {"d_output", matrix(d.d_output)},
           {"d_weights", matrix(d.d_weights)},

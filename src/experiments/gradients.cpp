@@ -47,6 +47,7 @@ GradientsData gradients(float scale_multiplier, std::uint32_t seed, int selected
   d.dk = kDk;
   d.dv = kDv;
   const Pass here = run(p, c, scale_multiplier);
+  d.scores = here.trace.masked;
   d.weights = here.trace.weights;
   d.d_output = here.grads.d_output;
   d.d_weights = here.grads.d_weights;

@@ -18,6 +18,7 @@ struct GradientsData {
   int n = 0, dk = 0, dv = 0;  // self-attention: n queries, n keys, N(0, 1) entries
 
   // One forward and backward pass at this scale (rows: queries, columns: keys, or features).
+  attn::Matrix scores;     // S = scale · Q Kᵀ, the softmax's input (n × n)
   attn::Matrix weights;    // A                         (n × n)
   attn::Matrix d_output;   // dO = C                    (n × d_v)
   attn::Matrix d_weights;  // dA = dO Vᵀ                (n × n)
