@@ -16,7 +16,7 @@ Preset causal_3x2() {
   s.q = {1, 0, 2, 0, 3, 0};
   s.causal = CausalChoice::top_left;
   s.query = 2;
-  return {"causal-3x2", "Causal mask, 3 tokens, d_k = 2", s, {}, {}};
+  return {"causal-3x2", "Causal, 3 tokens (lesson)", s, {}, {}};
 }
 
 Preset saturation() {
@@ -35,7 +35,7 @@ Preset saturation() {
   s.v = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   s.scale = ScaleChoice::none;
   s.step = Step::softmax;
-  return {"saturation", "Softmax saturation at d_k = 64", s, {"q"}, {"k0", "k1", "k2"}};
+  return {"saturation", "Saturation at d_k = 64", s, {"q"}, {"k0", "k1", "k2"}};
 }
 
 Preset random_sentence() {
@@ -46,7 +46,7 @@ Preset random_sentence() {
   s.dk = s.dv = 8;
   s.seed = 7;
   const std::vector<std::string> tokens{"the", "cat", "sat", "on", "the", "mat"};
-  return {"random", "Self-attention over a sentence", s, tokens, tokens};
+  return {"random", "A sentence, random", s, tokens, tokens};
 }
 
 Preset cross() {
@@ -59,7 +59,7 @@ Preset cross() {
   s.dk = 8;
   s.dv = 3;
   s.seed = 11;
-  return {"cross", "Cross-attention, 4 queries × 7 keys",
+  return {"cross", "Cross-attention 4 × 7",
           s,
           {"the", "black", "cat", "sleeps"},
           {"le", "chat", "noir", "dort", "sur", "le", "lit"}};
@@ -76,7 +76,7 @@ Preset padding() {
   s.pad = {5, 3};
   s.batch = 1;
   s.step = Step::mask;
-  return {"padding", "Padding mask, a batch of 2 sequences", s, {}, {}};
+  return {"padding", "Padding, batch of 2", s, {}, {}};
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ namespace {
 // Long rows are cut: the panel is for reading, the heatmap shows the rest.
 constexpr int kMaxKeys = 12;
 
-void line(const std::string& text) { ImGui::TextUnformatted(text.c_str()); }
+void line(const std::string& text) { ImGui::TextWrapped("%s", text.c_str()); }
 
 void muted(const std::string& text) {
   ImGui::PushFont(fonts().body);

@@ -23,6 +23,28 @@ std::string num(float x) {
   return s;
 }
 
+namespace {
+int chars(const std::string& utf8) {
+  int n = 0;
+  for (unsigned char c : utf8) n += (c & 0xC0) != 0x80;
+  return n;
+}
+}  // namespace
+
+std::string num_fit(float x, int max_chars) {
+  std::string text = num(x);
+  // Whole numbers only for |x| ≥ 1: "0" for 0.3 would read as an exact zero.
+  const int least = std::fabs(x) >= 1 ? 0 : 1;
+  for (int decimals = 3; decimals >= least && chars(text) > max_chars; --decimals) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, double(x));
+    text = buf;
+    if (text.find_first_not_of("-0.") == std::string::npos && text[0] == '-') text = text.substr(1);  // no "−0.0"
+    if (text[0] == '-') text = "−" + text.substr(1);
+  }
+  return chars(text) <= max_chars ? text : "";
+}
+
 std::string dot_terms(const lab::Lab& lab, int i, int j) {
   const int dk = lab.state().dk;
   const int shown = dk <= 6 ? dk : 3;

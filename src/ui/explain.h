@@ -11,6 +11,9 @@ namespace ui {
 
 // Numbers as the interface prints them: up to 4 significant decimals, −∞ for masked cells.
 std::string num(float x);
+// The same number in at most `max_chars` characters, with fewer decimals if needed ("" if it
+// cannot fit): for values inside small heatmap cells.
+std::string num_fit(float x, int max_chars);
 
 // One cell (i, j) of a stage: how it was computed, in one or two lines.
 std::string explain_cell(const lab::Lab& lab, lab::Step stage, int i, int j);

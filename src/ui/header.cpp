@@ -48,11 +48,15 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
   if (ImGui::Button("Next →")) step_by(next, +1);
   ImGui::EndDisabled();
   for (int i = 0; i < lab::kStepCount; ++i) {
-    ImGui::SameLine(0, i == 0 ? 24.0f * ImGui::GetFontSize() / 16 : -1.0f);
+    const std::string chip = std::to_string(i + 1) + " " + lab::step_name(lab::Step(i));
+    // The chips wrap to a second line in a narrow embed.
+    const float gap = i == 0 ? 24.0f * ImGui::GetFontSize() / 16 : ImGui::GetStyle().ItemSpacing.x;
+    const float width = ImGui::CalcTextSize(chip.c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
+    const float right = ImGui::GetItemRectMax().x + gap + width;
+    if (right < ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine(0, gap);
     const bool current = i == int(s.step);
     if (current) ImGui::PushStyleColor(ImGuiCol_Button, palette().accent);
     if (current) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
-    const std::string chip = std::to_string(i + 1) + " " + lab::step_name(lab::Step(i));
     if (ImGui::Button(chip.c_str())) next.step = lab::Step(i);
     if (current) ImGui::PopStyleColor(2);
   }

@@ -70,8 +70,17 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& spec) {
   for (int i = 0; i < std::min(rows, 64); ++i)
     label_w = std::max(label_w, ImGui::CalcTextSize(spec.row_label(i).c_str()).x);
   label_w += 8 * scale;
-  const float legend_h = line * 2.2f;
   const float avail_w = ImGui::GetContentRegionAvail().x - label_w;
+  // The legend is one line, "lo [colour bar] hi  ▨ masked", or two when that does not fit.
+  bool any_masked = false;
+  for (int i = 0; i < m.size() && !any_masked; ++i) any_masked = std::isinf(m.data()[i]);
+  const std::string lo_text = num(spec.lo), hi_text = num(spec.hi);
+  const float gap = 6 * scale, min_bar = 60 * scale;
+  const float lo_w = ImGui::CalcTextSize(lo_text.c_str()).x, hi_w = ImGui::CalcTextSize(hi_text.c_str()).x;
+  const float masked_w = line + gap + ImGui::CalcTextSize("masked (−∞)").x;
+  const float scale_w = lo_w + hi_w + 2 * gap + min_bar;
+  const bool legend_wraps = any_masked && scale_w + 3 * gap + masked_w > avail_w;
+  const float legend_h = line * (legend_wraps ? 2.8f : 1.6f);
   const float avail_h = std::max(spec.height - line * 1.4f - legend_h, 24.0f * scale);
   const float vw = view_.x1 - view_.x0, vh = view_.y1 - view_.y0;
   const float cell = std::max(std::min({avail_w / vw, avail_h / vh, spec.max_cell * scale}), 0.05f);
@@ -147,17 +156,19 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& spec) {
 
   draw->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
   // Values in the cells when every number fits.
-  const float value_w = ImGui::CalcTextSize("−0.0000").x;
-  if (cell >= value_w + 6 * scale && !spec.dimmed) {
+  ImGui::PushFont(fonts().small);
+  const int max_chars = int((cell - 4 * scale) / ImGui::CalcTextSize("0").x);
+  if (max_chars >= 3 && !spec.dimmed) {
     for (int r = r0; r < r1; ++r)
       for (int c = c0; c < c1; ++c) {
-        const std::string text = num(m(r, c));
+        const std::string text = num_fit(m(r, c), max_chars);
         const ImVec2 t = ImGui::CalcTextSize(text.c_str());
         const ImVec2 p = cell_pos(r, c);
         draw->AddText(ImVec2(p.x + (cell - t.x) * 0.5f, p.y + (cell - t.y) * 0.5f), text_on(spec, m(r, c)),
                       text.c_str());
       }
   }
+  ImGui::PopFont();
   // The selected query row, outlined.
   if (spec.highlight_row >= r0 && spec.highlight_row < r1) {
     const ImVec2 a = cell_pos(spec.highlight_row, c0);
@@ -173,8 +184,10 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& spec) {
   draw->PopClipRect();
 
   // Legend: the colormap from lo to hi, and the masked pattern when the matrix has any.
-  const float legend_y = origin.y + size.y + line * 0.5f;
-  const float legend_w = std::max(size.x, 150 * scale);
+  const float legend_y = origin.y + size.y + line * 0.45f;
+  float bar_w = std::clamp(size.x - lo_w - hi_w - 2 * gap, min_bar, 160 * scale);
+  if (any_masked && !legend_wraps) bar_w = std::max(min_bar, std::min(bar_w, avail_w - scale_w + min_bar - 3 * gap - masked_w));
+  const float legend_w = lo_w + hi_w + 2 * gap + bar_w;
   {
     static attn::Matrix ramp;
     if (ramp.cols() != kLegendSteps) {
@@ -185,25 +198,23 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& spec) {
     render::HeatmapLook look = look_for(spec);
     look.lo = 0;
     look.hi = 1;
-    const float bar_w = std::min(legend_w, 220 * scale);
-    const unsigned bar = legend_.paint(int(bar_w), int(line * 0.6f), {0, 0, float(kLegendSteps), 1}, look);
-    const ImVec2 a(origin.x, legend_y);
-    draw->AddImage(texture(bar), a, ImVec2(a.x + bar_w, a.y + line * 0.6f));
-    const std::string lo = num(spec.lo), hi = num(spec.hi);
-    draw->AddText(ImVec2(a.x, a.y + line * 0.7f), muted, lo.c_str());
-    draw->AddText(ImVec2(a.x + bar_w - ImGui::CalcTextSize(hi.c_str()).x, a.y + line * 0.7f), muted, hi.c_str());
-    bool any_masked = false;
-    for (int i = 0; i < m.size() && !any_masked; ++i) any_masked = std::isinf(m.data()[i]);
+    const float bar_h = line * 0.55f;
+    const unsigned bar = legend_.paint(int(bar_w), int(bar_h), {0, 0, float(kLegendSteps), 1}, look);
+    draw->AddText(ImVec2(origin.x, legend_y), muted, lo_text.c_str());
+    const ImVec2 a(origin.x + lo_w + gap, legend_y + (line - bar_h) * 0.5f);
+    draw->AddImage(texture(bar), a, ImVec2(a.x + bar_w, a.y + bar_h));
+    draw->AddText(ImVec2(a.x + bar_w + gap, legend_y), muted, hi_text.c_str());
     if (any_masked) {
-      const ImVec2 b(a.x + bar_w + 14 * scale, a.y - line * 0.2f);
+      const ImVec2 b = legend_wraps ? ImVec2(origin.x, legend_y + line * 1.25f)
+                                    : ImVec2(origin.x + legend_w + 3 * gap, legend_y);
       const float box = line;
+      const ImU32 hatch = ImGui::GetColorU32(ImVec4(palette().hatch[0], palette().hatch[1], palette().hatch[2], 1));
+      draw->PushClipRect(b, ImVec2(b.x + box, b.y + box), true);
       for (float d = 0; d < box * 2; d += 6 * scale)  // the same diagonal stripes as the map
-        draw->AddLine(ImVec2(b.x + std::max(0.0f, d - box), b.y + std::min(d, box)),
-                      ImVec2(b.x + std::min(d, box), b.y + std::max(0.0f, d - box)),
-                      ImGui::GetColorU32(ImVec4(palette().hatch[0], palette().hatch[1], palette().hatch[2], 1)),
-                      2 * scale);
+        draw->AddLine(ImVec2(b.x + d - box, b.y + box), ImVec2(b.x + d, b.y), hatch, 2 * scale);
+      draw->PopClipRect();
       draw->AddRect(b, ImVec2(b.x + box, b.y + box), muted);
-      draw->AddText(ImVec2(b.x + box + 6 * scale, b.y), text_col, "masked (−∞)");
+      draw->AddText(ImVec2(b.x + box + gap, b.y), text_col, "masked (−∞)");
     }
   }
   ImGui::SetCursorScreenPos(top_left);

@@ -35,11 +35,15 @@ void matrix_editor(const char* name, const std::vector<float>& flat, int batch, 
                    std::vector<float>& target) {
   ImGui::TextColored(palette().muted_text, "%s  (%d × %d)", name, rows, cols);
   if (rows > kMaxEditable || cols > kMaxEditable) {
-    ImGui::TextColored(palette().muted_text, "too large to edit by hand: change the seed");
+    ImGui::TextColored(palette().muted_text, "(drawn from the seed)");
     return;
   }
   const float cell_w = ImGui::CalcTextSize("−0.00").x + ImGui::GetStyle().FramePadding.x * 2;
   ImGui::PushID(name);
+  // Wide matrices scroll sideways inside the panel.
+  const float row_h = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y;
+  ImGui::BeginChild("cells", ImVec2(0, row_h * float(rows) + ImGui::GetStyle().ScrollbarSize), false,
+                    ImGuiWindowFlags_HorizontalScrollbar);
   std::vector<float> values = flat;
   bool edited = false;
   const std::size_t base = std::size_t(batch) * rows * cols;
@@ -53,6 +57,7 @@ void matrix_editor(const char* name, const std::vector<float>& flat, int batch, 
       ImGui::PopID();
     }
   }
+  ImGui::EndChild();
   ImGui::PopID();
   if (edited) target = values;
 }
@@ -118,11 +123,11 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
   }
   for (std::size_t b = 0; b < s.pad.size(); ++b) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-    ImGui::SliderInt(("length of sequence " + std::to_string(b)).c_str(), &next.pad[b], 0, s.nk);
+    ImGui::SliderInt(("length " + std::to_string(b)).c_str(), &next.pad[b], 0, s.nk);
   }
   if (s.batches() > 1) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-    ImGui::SliderInt("shown sequence", &next.batch, 0, s.batches() - 1);
+    ImGui::SliderInt("shown", &next.batch, 0, s.batches() - 1);
   }
   ImGui::Checkbox("paint: click cells of stage 3", &ui.paint_mask);
   if (!s.blocked.empty()) {

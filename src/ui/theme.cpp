@@ -43,6 +43,7 @@ void load_fonts(float scale) {
   g_fonts.body = add(DejaVuSans_ttf, DejaVuSans_ttf_size, 16.0f);
   g_fonts.heading = add(DejaVuSans_Bold_ttf, DejaVuSans_Bold_ttf_size, 19.0f);
   g_fonts.mono = add(DejaVuSansMono_ttf, DejaVuSansMono_ttf_size, 15.0f);
+  g_fonts.small = add(DejaVuSansMono_ttf, DejaVuSansMono_ttf_size, 12.5f);
   io.Fonts->Build();
 }
 

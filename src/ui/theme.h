@@ -8,7 +8,8 @@ namespace ui {
 struct Fonts {
   ImFont* body = nullptr;
   ImFont* heading = nullptr;
-  ImFont* mono = nullptr;  // aligned numbers in the arithmetic panel
+  ImFont* mono = nullptr;   // aligned numbers in the arithmetic panel
+  ImFont* small = nullptr;  // values inside heatmap cells
 };
 Fonts& fonts();
 
