@@ -22,7 +22,8 @@ HeadsData heads(int heads, int kv_heads, int nq, int nk, int dk, int dv, std::ui
   s.dv = dv;
   if (const std::string problem = attn::validate(s); !problem.empty()) throw std::invalid_argument(problem);
   if (heads > kMaxHeads || nq > kMaxSize || nk > kMaxSize || dk > kMaxSize || dv > kMaxSize)
-    throw std::invalid_argument("at most 16 heads and sizes of at most 64 fit the view");
+    throw std::invalid_argument("at most " + std::to_string(kMaxHeads) + " heads and sizes of at most " +
+                                std::to_string(kMaxSize) + " fit the view");
 
   const Problem p = random_problem(s, seed);
   attn::Options o;
