@@ -12,7 +12,7 @@ uniform vec2 u_range;         // the values at the two ends of the map
 uniform float u_dim;          // 0 = full colour, 1 = background (stages not reached yet)
 uniform vec3 u_background;
 uniform vec3 u_hatch;         // the stripes of a masked cell
-uniform float u_px_per_cell;  // grid lines only when cells are big enough to separate
+uniform vec2 u_px_per_cell;   // grid lines only when cells are big enough to separate
 
 // Viridis as a polynomial fit (perceptually uniform, readable in grey and by most colour-
 // blind readers).
@@ -58,7 +58,7 @@ void main() {
     float t = clamp((x - u_range.x) / max(u_range.y - u_range.x, 1e-20), 0.0, 1.0);
     colour = u_map == 0 ? viridis(t) : coolwarm(t);
   }
-  if (u_px_per_cell >= 6.0) {
+  if (min(u_px_per_cell.x, u_px_per_cell.y) >= 6.0) {
     vec2 edge = min(fract(cell), 1.0 - fract(cell)) * u_px_per_cell;
     if (min(edge.x, edge.y) < 0.75) colour = u_background;
   }

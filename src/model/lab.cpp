@@ -190,39 +190,23 @@ std::string Lab::trace_json() const {
   return attn::io::compute_json(request.dump());
 }
 
-std::vector<float> Lab::weights_with_scale(float scale) const {
+const attn::Matrix& Lab::weights_with_scale(float scale) const {
+  for (const ScaledWeights& w : scaled_weights_)
+    if (w.version == version() && w.scale == scale) return w.weights;
+  if (!scaled_weights_.empty() && scaled_weights_.front().version != version()) scaled_weights_.clear();
   const State& s = state_;
-  const attn::Matrix row = q().row(s.query);
-  attn::Options o = options_for(scale);
-  // Keep only the selected query's row of the mask, as a one-row problem.
-  if (!o.mask.empty()) {
-    std::vector<float> values(o.mask.values.begin() + (std::size_t(s.batch) * s.nq + s.query) * s.nk,
-                              o.mask.values.begin() + (std::size_t(s.batch) * s.nq + s.query + 1) * s.nk);
-    o.mask.values = std::move(values);
-    o.mask.dims = {1, 1, 1, s.nk};
-  }
-  if (o.causal != attn::Causal::none) {
-    // A one-row problem has its own causal alignment; express the row's causal limits as mask.
-    if (o.mask.empty()) {
-      o.mask.kind = attn::Mask::Kind::boolean;
-      o.mask.dims = {1, 1, 1, s.nk};
-      o.mask.values.assign(std::size_t(s.nk), 1.0f);
-    }
-    for (int j = 0; j < s.nk; ++j)
-      if (!attn::causal_allows(o.causal, s.query, j, s.nq, s.nk)) o.mask.values[j] = 0.0f;
-    o.causal = attn::Causal::none;
-  }
   attn::Inputs in;
-  in.shape.nq = 1;
+  in.shape.batch = s.batches();
+  in.shape.nq = s.nq;
   in.shape.nk = s.nk;
   in.shape.dk = s.dk;
   in.shape.dv = s.dv;
-  in.q = row.data();
-  in.k = k().data();
-  in.v = v().data();
-  const attn::Trace t = attn::reference_forward(in, o);
-  const attn::Matrix& w = t.heads[0].weights;
-  return std::vector<float>(w.data(), w.data() + w.size());
+  in.q = flat_q_.data();
+  in.k = flat_k_.data();
+  in.v = flat_v_.data();
+  const attn::Trace t = attn::reference_forward(in, options_for(scale));
+  scaled_weights_.push_back({version(), scale, t.at(s.batch, 0).weights});
+  return scaled_weights_.back().weights;
 }
 
 }  // namespace lab

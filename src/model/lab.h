@@ -43,9 +43,9 @@ class Lab {
   // "weights" and "scores", computed through the JSON contract like any other client.
   std::string trace_json() const;
 
-  // The selected query's attention weights if only the scale were different: the kernel
-  // run again on that one row (for comparing 1/√d_k, none and 1/d_k).
-  std::vector<float> weights_with_scale(float scale) const;
+  // The shown sequence's attention weights if only the scale were different (for comparing
+  // 1/√d_k, none and 1/d_k): the kernel run again, once per computation and scale.
+  const attn::Matrix& weights_with_scale(float scale) const;
 
   // The scale factor a choice stands for at this d_k.
   float scale_of(ScaleChoice choice) const;
@@ -67,6 +67,12 @@ class Lab {
   attn::Options options_;
   attn::Trace trace_;
   std::uint64_t computations_ = 0;
+  struct ScaledWeights {
+    std::uint64_t version;
+    float scale;
+    attn::Matrix weights;
+  };
+  mutable std::vector<ScaledWeights> scaled_weights_;  // filled on demand by a const view
 };
 
 // The values a seed draws for a matrix: multiples of 0.1 in [-1.5, 1.5], so every product in

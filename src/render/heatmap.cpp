@@ -119,7 +119,7 @@ unsigned Heatmap::paint(int width, int height, const CellRect& view, const Heatm
   glUniform1f(p.dim, look.dim);
   glUniform3fv(p.background, 1, look.background);
   glUniform3fv(p.hatch, 1, look.hatch);
-  glUniform1f(p.px_per_cell, float(width) / (view.x1 - view.x0));
+  glUniform2f(p.px_per_cell, float(width) / (view.x1 - view.x0), float(height) / (view.y1 - view.y0));
   glBindVertexArray(p.vertex_array);
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
   glBindVertexArray(0);

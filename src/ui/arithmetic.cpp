@@ -60,13 +60,12 @@ void scale_step(const lab::Lab& lab, int i) {
   // The same row under each common scale, computed by the kernel.
   ImGui::Spacing();
   muted("This row's softmax weights under each scale:");
-  const lab::ScaleChoice choices[] = {lab::ScaleChoice::inv_sqrt_dk, lab::ScaleChoice::none, lab::ScaleChoice::inv_dk};
-  const char* names[] = {"1/√d_k", "none", "1/d_k"};
-  for (int c = 0; c < 3; ++c) {
-    const std::vector<float> w = lab.weights_with_scale(lab.scale_of(choices[c]));
-    std::string text = std::string(names[c]) + std::string(8 - std::min<std::size_t>(7, std::string(names[c]).size()), ' ');
-    for (int j = 0; j < std::min<int>(int(w.size()), 6); ++j) text += (j ? "  " : "") + num(w[j]);
-    if (w.size() > 6) text += "  …";
+  for (const NamedScale& named : kComparedScales) {
+    const attn::Matrix& w = lab.weights_with_scale(lab.scale_of(named.choice));
+    const std::string name = named.name;
+    std::string text = name + std::string(8 - std::min<std::size_t>(7, name.size()), ' ');
+    for (int j = 0; j < std::min<int>(int(w.cols()), 6); ++j) text += (j ? "  " : "") + num(w(i, j));
+    if (w.cols() > 6) text += "  …";
     line(text);
   }
 }

@@ -9,6 +9,14 @@
 
 namespace ui {
 
+// The scales the lesson compares: the right one, none, and the pitfall of dividing by d_k.
+struct NamedScale {
+  lab::ScaleChoice choice;
+  const char* name;
+};
+inline constexpr NamedScale kComparedScales[] = {
+    {lab::ScaleChoice::inv_sqrt_dk, "1/√d_k"}, {lab::ScaleChoice::none, "none"}, {lab::ScaleChoice::inv_dk, "1/d_k"}};
+
 // Numbers as the interface prints them: up to 4 significant decimals, −∞ for masked cells.
 std::string num(float x);
 // The same number in at most `max_chars` characters, with fewer decimals if needed ("" if it

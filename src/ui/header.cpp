@@ -27,10 +27,15 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
   ImGui::SameLine();
   ImGui::TextColored(palette().muted_text, "  softmax(QKᵀ / √d_k) · V");
 
-  // Theme switch at the right edge.
+  // View and theme switches at the right edge.
+  const char* view_label = s.view == "compare" ? "Walkthrough" : "Compare scales";
   const char* theme_label = s.theme == "dark" ? "☀ Light" : "☾ Dark";
-  const float theme_w = ImGui::CalcTextSize(theme_label).x + ImGui::GetStyle().FramePadding.x * 2;
-  ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - theme_w);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float buttons_w = ImGui::CalcTextSize(view_label).x + ImGui::CalcTextSize(theme_label).x +
+                          style.FramePadding.x * 4 + style.ItemSpacing.x;
+  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - buttons_w));
+  if (ImGui::Button(view_label)) next.view = s.view == "compare" ? "walkthrough" : "compare";
+  ImGui::SameLine();
   if (ImGui::Button(theme_label)) next.theme = s.theme == "dark" ? "light" : "dark";
 
   // The stepper.

@@ -69,6 +69,7 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& spec) {
   float label_w = 0;
   for (int i = 0; i < std::min(rows, 64); ++i)
     label_w = std::max(label_w, ImGui::CalcTextSize(spec.row_label(i).c_str()).x);
+  label_w = std::max(label_w, ImGui::CalcTextSize(spec.row_label(rows - 1).c_str()).x);  // the longest index
   label_w += 8 * scale;
   const float avail_w = ImGui::GetContentRegionAvail().x - label_w;
   // The legend is one line, "lo [colour bar] hi  ▨ masked", or two when that does not fit.
@@ -83,8 +84,12 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& spec) {
   const float legend_h = line * (legend_wraps ? 2.8f : 1.6f);
   const float avail_h = std::max(spec.height - line * 1.4f - legend_h, 24.0f * scale);
   const float vw = view_.x1 - view_.x0, vh = view_.y1 - view_.y0;
-  const float cell = std::max(std::min({avail_w / vw, avail_h / vh, spec.max_cell * scale}), 0.05f);
-  const ImVec2 size(std::floor(cell * vw), std::floor(cell * vh));
+  // Square cells, unless that leaves a very long or very wide matrix a sliver: then each side
+  // may stretch to a third of the room.
+  const float square = std::max(std::min({avail_w / vw, avail_h / vh, spec.max_cell * scale}), 0.02f);
+  const float cw = std::max(square, std::min(avail_w / vw, avail_w / 3 / vw));
+  const float ch = std::max(square, std::min(avail_h / vh, avail_h / 3 / vh));
+  const ImVec2 size(std::floor(cw * vw), std::floor(ch * vh));
 
   const ImVec2 top_left = ImGui::GetCursorScreenPos();
   const ImVec2 origin(top_left.x + label_w, top_left.y + line * 1.4f);
@@ -99,8 +104,8 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& spec) {
   // Pan and zoom through the texture; double-click shows the whole matrix again.
   ImGuiIO& io = ImGui::GetIO();
   if (hovered && io.MouseWheel != 0 && (rows > 24 || cols > 24)) {
-    const float cx = view_.x0 + (io.MousePos.x - origin.x) / cell;
-    const float cy = view_.y0 + (io.MousePos.y - origin.y) / cell;
+    const float cx = view_.x0 + (io.MousePos.x - origin.x) / cw;
+    const float cy = view_.y0 + (io.MousePos.y - origin.y) / ch;
     const float f = std::pow(0.85f, io.MouseWheel);
     const float nw = std::clamp(vw * f, std::min(8.0f, float(cols)), float(cols));
     const float nh = std::clamp(vh * f, std::min(8.0f, float(rows)), float(rows));
@@ -110,10 +115,10 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& spec) {
     view_.y1 = view_.y0 + nh;
   }
   if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
-    view_.x0 -= io.MouseDelta.x / cell;
-    view_.x1 -= io.MouseDelta.x / cell;
-    view_.y0 -= io.MouseDelta.y / cell;
-    view_.y1 -= io.MouseDelta.y / cell;
+    view_.x0 -= io.MouseDelta.x / cw;
+    view_.x1 -= io.MouseDelta.x / cw;
+    view_.y0 -= io.MouseDelta.y / ch;
+    view_.y1 -= io.MouseDelta.y / ch;
   }
   if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) view_ = {0, 0, float(cols), float(rows)};
   const float sx = std::clamp(view_.x0, 0.0f, float(cols) - (view_.x1 - view_.x0)) - view_.x0;
@@ -121,8 +126,8 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& spec) {
   view_ = {view_.x0 + sx, view_.y0 + sy, view_.x1 + sx, view_.y1 + sy};
 
   if (hovered) {
-    hit.col = std::clamp(int(view_.x0 + (io.MousePos.x - origin.x) / cell), 0, cols - 1);
-    hit.row = std::clamp(int(view_.y0 + (io.MousePos.y - origin.y) / cell), 0, rows - 1);
+    hit.col = std::clamp(int(view_.x0 + (io.MousePos.x - origin.x) / cw), 0, cols - 1);
+    hit.row = std::clamp(int(view_.y0 + (io.MousePos.y - origin.y) / ch), 0, rows - 1);
     hit.clicked = ImGui::IsItemDeactivated() &&
                   io.MouseDragMaxDistanceSqr[0] < io.MouseDragThreshold * io.MouseDragThreshold;
   }
@@ -131,40 +136,40 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& spec) {
   const int r0 = int(view_.y0), r1 = std::min(rows, int(std::ceil(view_.y1)));
   const int c0 = int(view_.x0), c1 = std::min(cols, int(std::ceil(view_.x1)));
   auto cell_pos = [&](int r, int c) {
-    return ImVec2(origin.x + (c - view_.x0) * cell, origin.y + (r - view_.y0) * cell);
+    return ImVec2(origin.x + (c - view_.x0) * cw, origin.y + (r - view_.y0) * ch);
   };
   draw->PushClipRect(top_left, ImVec2(origin.x + size.x, origin.y + size.y), true);
   // Axis labels: every one when they fit, otherwise every k-th.
-  const int row_every = std::max(1, int(std::ceil(line / cell)));
+  const int row_every = std::max(1, int(std::ceil(line / ch)));
   for (int r = r0; r < r1; r += row_every) {
     const std::string label = spec.row_label(r);
     const ImVec2 p = cell_pos(r, c0);
     const float w = ImGui::CalcTextSize(label.c_str()).x;
-    draw->AddText(ImVec2(origin.x - w - 6 * scale, p.y + (std::min(cell, line * 4) - line) * 0.5f),
+    draw->AddText(ImVec2(origin.x - w - 6 * scale, p.y + (std::min(ch, line * 4) - line) * 0.5f),
                   r == spec.highlight_row ? ImGui::GetColorU32(palette().highlight) : muted, label.c_str());
   }
   float widest = 0;
   for (int c = c0; c < c1; ++c) widest = std::max(widest, ImGui::CalcTextSize(spec.col_label(c).c_str()).x);
-  const int col_every = std::max(1, int(std::ceil((widest + 6 * scale) / cell)));
+  const int col_every = std::max(1, int(std::ceil((widest + 6 * scale) / cw)));
   for (int c = c0; c < c1; c += col_every) {
     const std::string label = spec.col_label(c);
     const float w = ImGui::CalcTextSize(label.c_str()).x;
     const ImVec2 p = cell_pos(r0, c);
-    draw->AddText(ImVec2(p.x + (cell - w) * 0.5f, top_left.y), muted, label.c_str());
+    draw->AddText(ImVec2(p.x + (cw - w) * 0.5f, top_left.y), muted, label.c_str());
   }
   draw->PopClipRect();
 
   draw->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
   // Values in the cells when every number fits.
   ImGui::PushFont(fonts().small);
-  const int max_chars = int((cell - 4 * scale) / ImGui::CalcTextSize("0").x);
+  const int max_chars = ch < line ? 0 : int((cw - 4 * scale) / ImGui::CalcTextSize("0").x);
   if (max_chars >= 3 && !spec.dimmed) {
     for (int r = r0; r < r1; ++r)
       for (int c = c0; c < c1; ++c) {
         const std::string text = num_fit(m(r, c), max_chars);
         const ImVec2 t = ImGui::CalcTextSize(text.c_str());
         const ImVec2 p = cell_pos(r, c);
-        draw->AddText(ImVec2(p.x + (cell - t.x) * 0.5f, p.y + (cell - t.y) * 0.5f), text_on(spec, m(r, c)),
+        draw->AddText(ImVec2(p.x + (cw - t.x) * 0.5f, p.y + (ch - t.y) * 0.5f), text_on(spec, m(r, c)),
                       text.c_str());
       }
   }
@@ -174,12 +179,12 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& spec) {
     const ImVec2 a = cell_pos(spec.highlight_row, c0);
     const float t = 2.5f * scale;
     draw->AddRect(ImVec2(origin.x + t * 0.5f, a.y + t * 0.5f),
-                  ImVec2(origin.x + size.x - t * 0.5f, a.y + cell - t * 0.5f),
+                  ImVec2(origin.x + size.x - t * 0.5f, a.y + ch - t * 0.5f),
                   ImGui::GetColorU32(with_alpha(palette().highlight, spec.dimmed ? 0.5f : 1.0f)), 3 * scale, 0, t);
   }
   if (hit.row >= 0) {
     const ImVec2 a = cell_pos(hit.row, hit.col);
-    draw->AddRect(a, ImVec2(a.x + cell, a.y + cell), ImGui::GetColorU32(ImGuiCol_Text), 0, 0, 1.5f * scale);
+    draw->AddRect(a, ImVec2(a.x + cw, a.y + ch), ImGui::GetColorU32(ImGuiCol_Text), 0, 0, 1.5f * scale);
   }
   draw->PopClipRect();
 

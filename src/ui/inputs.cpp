@@ -35,7 +35,7 @@ void matrix_editor(const char* name, const std::vector<float>& flat, int batch, 
                    std::vector<float>& target) {
   ImGui::TextColored(palette().muted_text, "%s  (%d × %d)", name, rows, cols);
   if (rows > kMaxEditable || cols > kMaxEditable) {
-    ImGui::TextColored(palette().muted_text, "(drawn from the seed)");
+    ImGui::TextColored(palette().muted_text, "(too large to edit cell by cell)");
     return;
   }
   const float cell_w = ImGui::CalcTextSize("−0.00").x + ImGui::GetStyle().FramePadding.x * 2;

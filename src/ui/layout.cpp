@@ -34,7 +34,8 @@ lab::State draw(const lab::Lab& lab, Ui& ui) {
       ImGui::SameLine(0, gap);
     }
     ImGui::BeginChild("stages", ImVec2(avail.x - left - right - gap * (compact ? 1 : 2), avail.y), false);
-    stages(lab, next, ui, avail.y);
+    if (lab.state().view == "compare") compare_scales(lab, next, ui, avail.y);
+    else stages(lab, next, ui, avail.y);
     ImGui::EndChild();
     ImGui::SameLine(0, gap);
     ImGui::BeginChild("arithmetic", ImVec2(right, avail.y), true, panel);
@@ -42,7 +43,8 @@ lab::State draw(const lab::Lab& lab, Ui& ui) {
     ImGui::EndChild();
   } else {
     ImGui::BeginChild("column", avail, false);
-    stages(lab, next, ui, std::max(avail.y * 0.62f, 420 * scale));
+    if (lab.state().view == "compare") compare_scales(lab, next, ui, std::max(avail.y * 0.62f, 420 * scale));
+    else stages(lab, next, ui, std::max(avail.y * 0.62f, 420 * scale));
     ImGui::Spacing();
     ImGui::BeginChild("arithmetic", ImVec2(0, 360 * scale), true, panel);
     arithmetic(lab, next);

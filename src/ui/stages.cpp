@@ -113,4 +113,44 @@ void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
   }
 }
 
+void compare_scales(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
+  const lab::State& s = lab.state();
+  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float avail = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
+  const int per_row = avail > 600 * scale ? 3 : 1;
+  const float card_w = (avail - gap * (per_row - 1)) / per_row;
+  const float note_h = ImGui::GetTextLineHeightWithSpacing() * 3;
+  const float card_h = per_row == 3 ? std::min(height - note_h, card_w * 1.25f)
+                                    : std::max((height - note_h) / 3 - gap, 200 * scale);
+  for (int c = 0; c < 3; ++c) {
+    const NamedScale& named = kComparedScales[c];
+    if (c % per_row) ImGui::SameLine(0, gap);
+    const bool current = named.choice == s.scale;
+    ImGui::PushStyleColor(ImGuiCol_Border, current ? palette().accent : palette().card_border);
+    ImGui::BeginChild(named.name, ImVec2(card_w, card_h), true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    ImGui::PushFont(fonts().heading);
+    ImGui::Text("scale %s", named.name);
+    ImGui::PopFont();
+    ImGui::TextColored(palette().muted_text, "= %s: softmax(S · %s)", num(lab.scale_of(named.choice)).c_str(),
+                       num(lab.scale_of(named.choice)).c_str());
+    HeatmapSpec spec;
+    spec.values = &lab.weights_with_scale(lab.scale_of(named.choice));
+    spec.version = lab.version();
+    spec.row_label = [&](int r) { return lab.query_label(r); };
+    spec.col_label = [&](int k) { return lab.key_label(k); };
+    spec.highlight_row = s.query;
+    spec.height = ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing();
+    const HeatmapHit hit = ui.compare_views[c].draw("weights", spec);
+    if (hit.clicked) next.query = hit.row;
+    if (ImGui::Button(current ? "in use" : "use this scale")) next.scale = named.choice;
+    ImGui::EndChild();
+    ImGui::PopStyleColor();
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
+  ImGui::TextWrapped(
+      "Without scaling, scores grow with d_k and the softmax collapses onto one key; dividing by d_k "
+      "shrinks them too far and flattens it.");
+  ImGui::PopStyleColor();
+}
+
 }  // namespace ui

@@ -13,6 +13,7 @@ namespace ui {
 // What the interface remembers between frames that is not part of the shareable state.
 struct Ui {
   HeatmapView stage_views[lab::kStepCount];
+  HeatmapView compare_views[3];
   bool playing = false;
   double last_step = 0;          // time of the last automatic step while playing
   bool paint_mask = false;       // clicks on the mask stage toggle cells
@@ -29,6 +30,8 @@ lab::State draw(const lab::Lab& lab, Ui& ui);
 // [SECTION] panels (each in its own file)
 void header(const lab::Lab& lab, lab::State& next, Ui& ui);
 void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height);
+// view=compare: the attention weights under each compared scale, side by side.
+void compare_scales(const lab::Lab& lab, lab::State& next, Ui& ui, float height);
 void arithmetic(const lab::Lab& lab, lab::State& next);
 void inputs(const lab::Lab& lab, lab::State& next, Ui& ui);
 void keyboard(const lab::Lab& lab, lab::State& next, Ui& ui);
