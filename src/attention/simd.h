@@ -35,9 +35,8 @@ namespace attn::simd {
 
 // [SECTION] Per-instruction-set primitives --------------------------------------------------
 // Each branch defines: vf, kLanes, kName, load, store, splat, load_splat, add, sub, mul,
-// madd (a·b + c), max, min, hsum, hmax, and the three pieces exp() is built from:
-// round_to_int (nearest integer, as a float), pow2 (2^n for an integral float n) and
-// keep_if_ge (x where x >= limit, else 0).
+// madd (a·b + c), max, hsum, hmax, and the two bit-level pieces exp2() needs: shl23 (the
+// bits shifted left by 23, as an integer) and keep_if_ge (x where x >= limit, else 0).
 
 #if ATTN_SIMD_WASM
 using vf = v128_t;
@@ -52,10 +51,9 @@ inline vf sub(vf a, vf b) { return wasm_f32x4_sub(a, b); }
 inline vf mul(vf a, vf b) { return wasm_f32x4_mul(a, b); }
 // SIMD128 has no fused multiply-add (that is in relaxed SIMD, not enabled by default).
 inline vf madd(vf a, vf b, vf c) { return wasm_f32x4_add(wasm_f32x4_mul(a, b), c); }
-// pmax/pmin are the "pseudo" min/max that lower to one maxps/minps in V8; the IEEE ones
-// (wasm_f32x4_max) cost several instructions for NaN and ±0 handling we never need.
+// pmax is the "pseudo" maximum that lowers to one maxps in V8; the IEEE one (wasm_f32x4_max)
+// costs several instructions for NaN and ±0 handling we never need.
 inline vf max(vf a, vf b) { return wasm_f32x4_pmax(a, b); }
-inline vf min(vf a, vf b) { return wasm_f32x4_pmin(a, b); }
 inline float hsum(vf a) {
   a = wasm_f32x4_add(a, wasm_i32x4_shuffle(a, a, 2, 3, 0, 1));
   a = wasm_f32x4_add(a, wasm_i32x4_shuffle(a, a, 1, 0, 3, 2));
@@ -66,10 +64,7 @@ inline float hmax(vf a) {
   a = wasm_f32x4_pmax(a, wasm_i32x4_shuffle(a, a, 1, 0, 3, 2));
   return wasm_f32x4_extract_lane(a, 0);
 }
-inline vf round_to_int(vf a) { return wasm_f32x4_nearest(a); }
-inline vf pow2(vf n) {
-  return wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
-}
+inline vf shl23(vf a) { return wasm_i32x4_shl(a, 23); }
 inline vf keep_if_ge(vf x, vf limit, vf y) { return wasm_v128_and(wasm_f32x4_ge(x, limit), y); }
 
 #elif ATTN_SIMD_AVX2
@@ -85,7 +80,6 @@ inline vf sub(vf a, vf b) { return _mm256_sub_ps(a, b); }
 inline vf mul(vf a, vf b) { return _mm256_mul_ps(a, b); }
 inline vf madd(vf a, vf b, vf c) { return _mm256_fmadd_ps(a, b, c); }
 inline vf max(vf a, vf b) { return _mm256_max_ps(a, b); }
-inline vf min(vf a, vf b) { return _mm256_min_ps(a, b); }
 inline float hsum(vf a) {
   __m128 s = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));
   s = _mm_add_ps(s, _mm_movehl_ps(s, s));
@@ -98,11 +92,7 @@ inline float hmax(vf a) {
   s = _mm_max_ss(s, _mm_movehdup_ps(s));
   return _mm_cvtss_f32(s);
 }
-inline vf round_to_int(vf a) { return _mm256_round_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
-inline vf pow2(vf n) {
-  const __m256i e = _mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127));
-  return _mm256_castsi256_ps(_mm256_slli_epi32(e, 23));
-}
+inline vf shl23(vf a) { return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(a), 23)); }
 inline vf keep_if_ge(vf x, vf limit, vf y) { return _mm256_and_ps(_mm256_cmp_ps(x, limit, _CMP_GE_OQ), y); }
 
 #elif ATTN_SIMD_SSE2
@@ -118,7 +108,6 @@ inline vf sub(vf a, vf b) { return _mm_sub_ps(a, b); }
 inline vf mul(vf a, vf b) { return _mm_mul_ps(a, b); }
 inline vf madd(vf a, vf b, vf c) { return _mm_add_ps(_mm_mul_ps(a, b), c); }
 inline vf max(vf a, vf b) { return _mm_max_ps(a, b); }
-inline vf min(vf a, vf b) { return _mm_min_ps(a, b); }
 inline float hsum(vf a) {
   a = _mm_add_ps(a, _mm_movehl_ps(a, a));
   a = _mm_add_ss(a, _mm_shuffle_ps(a, a, 1));
@@ -129,13 +118,7 @@ inline float hmax(vf a) {
   a = _mm_max_ss(a, _mm_shuffle_ps(a, a, 1));
   return _mm_cvtss_f32(a);
 }
-// SSE2 has no rounding instruction; a round trip through int32 rounds to nearest (the
-// default MXCSR mode), and exp() only needs |n| < 128.
-inline vf round_to_int(vf a) { return _mm_cvtepi32_ps(_mm_cvtps_epi32(a)); }
-inline vf pow2(vf n) {
-  const __m128i e = _mm_add_epi32(_mm_cvtps_epi32(n), _mm_set1_epi32(127));
-  return _mm_castsi128_ps(_mm_slli_epi32(e, 23));
-}
+inline vf shl23(vf a) { return _mm_castsi128_ps(_mm_slli_epi32(_mm_castps_si128(a), 23)); }
 inline vf keep_if_ge(vf x, vf limit, vf y) { return _mm_and_ps(_mm_cmpge_ps(x, limit), y); }
 
 #else  // scalar
@@ -151,40 +134,39 @@ inline vf sub(vf a, vf b) { return a - b; }
 inline vf mul(vf a, vf b) { return a * b; }
 inline vf madd(vf a, vf b, vf c) { return a * b + c; }
 inline vf max(vf a, vf b) { return a > b ? a : b; }
-inline vf min(vf a, vf b) { return a < b ? a : b; }
 inline float hsum(vf a) { return a; }
 inline float hmax(vf a) { return a; }
-inline vf round_to_int(vf a) { return std::nearbyint(a); }
-inline vf pow2(vf n) {
-  const std::int32_t bits = (std::int32_t(n) + 127) << 23;
-  float r;
-  std::memcpy(&r, &bits, sizeof r);
-  return r;
+inline vf shl23(vf a) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &a, sizeof bits);
+  bits <<= 23;
+  std::memcpy(&a, &bits, sizeof a);
+  return a;
 }
 inline vf keep_if_ge(vf x, vf limit, vf y) { return x >= limit ? y : 0.0f; }
 #endif
 
-// [SECTION] exp -----------------------------------------------------------------------------
-// e^x, Cephes expf style: x = n·ln2 + r with n an integer and |r| <= ln2/2, e^r from a
-// degree-6 polynomial, 2^n put straight into the exponent bits. About 1 ulp over the normal
-// range. Below ln(FLT_MIN) ≈ −87.34 (which includes −∞, a blocked key) the result is exactly
-// 0, where the true value is subnormal or 0: softmax weights that small never matter, and a
-// blocked key must weigh exactly nothing.
-inline vf exp(vf x) {
-  const vf lo = splat(-87.33654f), hi = splat(88.37626f);
-  const vf xc = min(max(x, lo), hi);  // clamped, so −∞ and +∞ cannot turn into NaN below
-  const vf n = round_to_int(mul(xc, splat(1.44269504088896341f)));
-  // r = x − n·ln2, with ln2 split in two so n·ln2_hi is exact.
-  vf r = madd(n, splat(-0.693359375f), xc);
-  r = madd(n, splat(2.12194440e-4f), r);
-  vf p = splat(1.9875691500e-4f);
-  p = madd(p, r, splat(1.3981999507e-3f));
-  p = madd(p, r, splat(8.3334519073e-3f));
-  p = madd(p, r, splat(4.1665795894e-2f));
-  p = madd(p, r, splat(1.6666665459e-1f));
-  p = madd(p, r, splat(5.0000001201e-1f));
-  p = madd(p, mul(r, r), add(r, splat(1.0f)));
-  return keep_if_ge(x, lo, mul(p, pow2(n)));
+// [SECTION] exp2 ----------------------------------------------------------------------------
+// 2^x for x <= 0, which is all softmax needs once the scores are in base 2 (the kernel folds
+// log2(e) into the scale). x = n + r with n the nearest integer and |r| <= 1/2; 2^r from its
+// degree-6 Taylor polynomial (relative error below 1.3e-7, about 1 ulp); 2^n written straight
+// into the exponent bits. Adding 1.5·2^23 rounds x to an integer in the low mantissa bits
+// (the FPU does the rounding, no conversion instruction), and the extra 127 is the exponent
+// bias, so those bits shifted left by 23 are 2^n as a float. Below −126 (which includes −∞,
+// a blocked key) the result is exactly 0: weights that small never matter, and a blocked key
+// must weigh exactly nothing.
+inline vf exp2(vf x) {
+  const vf magic = splat(12582912.0f + 127.0f);
+  const vf t = add(x, magic);
+  const vf r = sub(x, sub(t, magic));  // x − n
+  vf p = splat(1.5403530393381609e-4f);  // ln2^6 / 6!
+  p = madd(p, r, splat(1.3333558146428443e-3f));
+  p = madd(p, r, splat(9.6181291076284772e-3f));
+  p = madd(p, r, splat(5.5504108664821580e-2f));
+  p = madd(p, r, splat(2.4022650695910071e-1f));
+  p = madd(p, r, splat(6.9314718055994531e-1f));
+  p = madd(p, r, splat(1.0f));
+  return keep_if_ge(x, splat(-126.0f), mul(p, shl23(t)));
 }
 
 }  // namespace attn::simd

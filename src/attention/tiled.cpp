@@ -154,38 +154,49 @@ void accumulate(const float* p, int ldP, int rows, int nj, const float* V, int d
 }
 
 // [SECTION] Step 4: online softmax of one row of a tile --------------------------------------
-// s holds `width` raw dot products (width a multiple of kLanes); keys [live, width) are
-// blocked (causal, or padding past the tile). Turns s into the tile's probabilities
-// e^(s − m') and updates the row's m, l and o (dv floats).
+// e^(s − m) is computed as 2^((s − m)·log2(e)): exp2 is cheaper than exp, and subtracting
+// before multiplying keeps the precision of s − m for large scores.
 struct RowMask {
   Mask::Kind kind = Mask::Kind::none;
   const float* values = nullptr;  // the mask's row for this query, indexed by key × stride
   int stride = 0;                 // 1, or 0 when the mask repeats along the keys
 };
 
+constexpr float kLog2e = 1.44269504088896341f;
+
+// s holds `width` raw dot products (width a multiple of kLanes); keys [live, width) are
+// blocked (causal, or padding past the tile). Turns s into the tile's probabilities
+// e^(s − m') and updates the row's m, l and o (dv floats).
 void softmax_row(float* s, int width, int live, float scale, const RowMask& mask, int j0, float& m,
                  float& l, float* o, int dv) {
+  // Scale, and the row maximum in the same pass.
   const vf vscale = simd::splat(scale);
-  for (int j = 0; j < width; j += kLanes) simd::store(s + j, simd::mul(simd::load(s + j), vscale));
-  // Explicit masks are the uncommon path: one scalar pass over the live keys.
-  if (mask.kind == Mask::Kind::additive)
-    for (int j = 0; j < live; ++j) s[j] += mask.values[std::size_t(j0 + j) * mask.stride];
-  else if (mask.kind == Mask::Kind::boolean)
-    for (int j = 0; j < live; ++j)
-      if (mask.values[std::size_t(j0 + j) * mask.stride] == 0.0f) s[j] = kNegInf;
-  std::fill(s + live, s + width, kNegInf);
-
   vf vmax = simd::splat(kNegInf);
-  for (int j = 0; j < width; j += kLanes) vmax = simd::max(vmax, simd::load(s + j));
-  const float m_new = std::max(m, simd::hmax(vmax));
+  for (int j = 0; j < width; j += kLanes) {
+    const vf x = simd::mul(simd::load(s + j), vscale);
+    simd::store(s + j, x);
+    vmax = simd::max(vmax, x);
+  }
+  float row_max = simd::hmax(vmax);
+  // Masks, causal cuts and padding are the uncommon path: scalar, then the maximum again.
+  if (mask.kind != Mask::Kind::none || live < width) {
+    if (mask.kind == Mask::Kind::additive)
+      for (int j = 0; j < live; ++j) s[j] += mask.values[std::size_t(j0 + j) * mask.stride];
+    else if (mask.kind == Mask::Kind::boolean)
+      for (int j = 0; j < live; ++j)
+        if (mask.values[std::size_t(j0 + j) * mask.stride] == 0.0f) s[j] = kNegInf;
+    std::fill(s + live, s + width, kNegInf);
+    row_max = *std::max_element(s, s + width);
+  }
+  const float m_new = std::max(m, row_max);
   if (m_new == kNegInf) {  // nothing visible yet: e^(−∞ − (−∞)) would be NaN, so weigh 0
     std::fill(s, s + width, 0.0f);
     return;
   }
-  const vf vm = simd::splat(m_new);
+  const vf vm = simd::splat(m_new), vlog2e = simd::splat(kLog2e);
   vf vsum = simd::splat(0.0f);
   for (int j = 0; j < width; j += kLanes) {
-    const vf p = simd::exp(simd::sub(simd::load(s + j), vm));
+    const vf p = simd::exp2(simd::mul(simd::sub(simd::load(s + j), vm), vlog2e));
     simd::store(s + j, p);
     vsum = simd::add(vsum, p);
   }

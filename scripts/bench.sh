@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# One benchmark run, single-threaded, d = 64, n = 128 … 4096 and 8 heads × 512:
+#   1. natively (Google Benchmark): the reference, an Eigen-materialised attention, the tiled
+#      kernel, with peak heap;
+#   2. in WebAssembly under Node: the tiled kernel and the reference of build/web/attention.js
+#      beside tfjs-backend-wasm, onnxruntime-web and a plain SIMD128 matrix multiply.
+# Prints the table and writes build/bench/bench.json (native.json beside it). A few minutes.
+#   scripts/bench.sh
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+. scripts/env.sh
+scripts/setup.sh
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+
+say "building the kernel module and the benchmarks"
+[ -f build/wasm/build.ninja ] || cmake --preset web >/dev/null
+cmake --build --preset web --target attention_module >/dev/null
+[ -f build/bench/native/build.ninja ] || cmake -S bench -B build/bench/native -G Ninja >/dev/null
+cmake --build build/bench/native >/dev/null
+[ -f build/bench/wasm/build.ninja ] || cmake -S bench -B build/bench/wasm -G Ninja \
+  -DCMAKE_TOOLCHAIN_FILE="$EMSCRIPTEN_ROOT/cmake/Modules/Platform/Emscripten.cmake" >/dev/null
+cmake --build build/bench/wasm >/dev/null
+
+say "native (Google Benchmark)"
+build/bench/native/native_bench --benchmark_out=build/bench/native.json --benchmark_out_format=json \
+  --benchmark_counters_tabular=true >&2
+
+say "WebAssembly under Node $(node --version)"
+node bench/wasm_bench.mjs build/bench/native.json build/bench/bench.json
