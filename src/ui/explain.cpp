@@ -81,7 +81,7 @@ std::string explain_cell(const lab::Lab& lab, lab::Step stage, int i, int j) {
              num(h.scaled(i, j));
     case lab::Step::mask: {
       const std::string reason = lab.mask_reason(i, j);
-      if (!reason.empty()) return num(h.scaled(i, j)) + " + (−∞) = −∞\nremoved by the " + reason;
+      if (!reason.empty()) return num(h.scaled(i, j)) + " + (−∞) = −∞\nremoved, " + reason;
       return num(h.scaled(i, j)) + " + " + num(h.mask(i, j)) + " = " + num(h.masked(i, j)) + "\nkept";
     }
     case lab::Step::softmax:

@@ -130,10 +130,7 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
     ImGui::SliderInt("shown", &next.batch, 0, s.batches() - 1);
   }
   ImGui::Checkbox("paint: click cells of stage 3", &ui.paint_mask);
-  if (!s.blocked.empty()) {
-    ImGui::SameLine();
-    if (ImGui::SmallButton("clear")) next.blocked.clear();
-  }
+  if (!s.blocked.empty() && ImGui::SmallButton("clear painted cells")) next.blocked.clear();
 
   section("Inputs");
   ImGui::TextColored(palette().muted_text, "drag a cell, or double-click to type");

@@ -143,6 +143,20 @@ test('mouse: clicking Next and clicking a heatmap cell', async () => {
   await page.close();
 });
 
+test('mouse: painting a cell of the mask removes that key', async () => {
+  const { page } = await openLab(browser.context, server.url, 'preset=causal-3x2&step=mask&query=2');
+  await page.mouse.click(41, 549);  // "paint: click cells of stage 3"
+  await page.waitForTimeout(150);
+  await page.mouse.click(353, 473);  // stage 3, row q2, column k0
+  await page.waitForTimeout(150);
+  assert.equal((await page.evaluate(() => window.attentionLab.getState())).block, '2:0');
+  const trace = await page.evaluate(() => window.attentionLab.trace());
+  // Row 2 now attends keys 1 and 2 only: softmax of their scaled scores.
+  const s1 = (3 * 2) / Math.sqrt(2), s2 = (3 * 3) / Math.sqrt(2), z = Math.exp(s1 - s2) + 1;
+  assertClose(trace.weights[2], [0, Math.exp(s1 - s2) / z, 1 / z], 1e-5, 'row 2');
+  await page.close();
+});
+
 test('bad fragment values are ignored with a visible note; the rest applies', async () => {
   const { page, errors } = await openLab(browser.context, server.url,
                                          'preset=causal-3x2&step=sideways&colour=red&n=0&theme=dark');
