@@ -49,6 +49,7 @@ void normalize(State& s) {
                   s.blocked.end());
   std::sort(s.blocked.begin(), s.blocked.end());
   s.blocked.erase(std::unique(s.blocked.begin(), s.blocked.end()), s.blocked.end());
+  if (s.scale != ScaleChoice::custom) s.custom_scale = 1.0f;  // only a custom scale has one
   s.query = std::clamp(s.query, 0, s.nq - 1);
   s.batch = std::clamp(s.batch, 0, s.batches() - 1);
 }
@@ -57,13 +58,15 @@ void normalize(State& s) {
 
 namespace {
 
+// The whole text must be the number: a NUL inside it would otherwise end strtol/strtof early
+// and pass for an empty, zero value.
 bool parse_int(std::string_view text, long lo, long hi, long& out) {
   std::string t(text);
   if (t.empty() || t.size() > 12) return false;
   char* end = nullptr;
   errno = 0;
   const long value = std::strtol(t.c_str(), &end, 10);
-  if (errno || *end || value < lo || value > hi) return false;
+  if (errno || end != t.c_str() + t.size() || value < lo || value > hi) return false;
   out = value;
   return true;
 }
@@ -74,7 +77,7 @@ bool parse_float(std::string_view text, float& out) {
   char* end = nullptr;
   errno = 0;
   const float value = std::strtof(t.c_str(), &end);
-  if (errno || *end || !std::isfinite(value)) return false;
+  if (errno || end != t.c_str() + t.size() || !std::isfinite(value)) return false;
   out = value;
   return true;
 }
