@@ -49,11 +49,12 @@ std::vector<float> expect_matches_float64(const RandomProblem& p, double atol = 
 TEST(Tiled, RandomShapesAndOptions) {
   std::mt19937 rng(20240601);
   testing_ref::Ranges ranges;
-  ranges.max_n = 150;  // past one 64 × 64 block, ending anywhere in a register block
+  ranges.max_n = 150;  // past a 64-key tile, ending anywhere in a register block
   ranges.max_d = 80;   // past every vector width, with odd tails
   for (int t = 0; t < 300; ++t) expect_matches_float64(testing_ref::random_problem(rng, ranges));
 }
 
+// Rows longer than many key tiles, and queries spanning several 256-row query blocks.
 TEST(Tiled, LongRows) {
   std::mt19937 rng(7);
   testing_ref::Ranges ranges;
