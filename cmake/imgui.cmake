@@ -20,7 +20,6 @@ target_compile_definitions(imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS)
 
 if(EMSCRIPTEN)
   set(_gl_flags -sUSE_GLFW=3 -sUSE_WEBGL2=1 -sMAX_WEBGL_VERSION=2 -sMIN_WEBGL_VERSION=2)
-  target_compile_options(imgui PUBLIC -sUSE_GLFW=3)
   # WebGL2 is OpenGL ES 3.0: the backend's GLSL 300 es path rather than its WebGL1 default.
   target_compile_definitions(imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)
   target_link_options(imgui INTERFACE ${_gl_flags})

@@ -108,7 +108,9 @@ void fit_canvas(GLFWwindow* window) {
   const int w = std::max(1, int(css_w * dpr + 0.5)), h = std::max(1, int(css_h * dpr + 0.5));
   int cw = 0, ch = 0;
   glfwGetWindowSize(window, &cw, &ch);
-  if (cw != w || ch != h) glfwSetWindowSize(window, w, h);
+  // Not glfwSetWindowSize: Emscripten's GLFW turns a size equal to the screen's into a
+  // fullscreen (and pointer lock) request. Browser.setCanvasSize tells GLFW as a resize.
+  if (cw != w || ch != h) EM_ASM({ Browser.setCanvasSize($0, $1); }, w, h);
 }
 #endif
 

@@ -24,19 +24,26 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
   ImGui::PushFont(fonts().heading);
   ImGui::TextUnformatted("Attention Lab");
   ImGui::PopFont();
-  ImGui::SameLine();
-  ImGui::TextColored(palette().muted_text, "  softmax(QKᵀ / √d_k) · V");
-
-  // View and theme switches at the right edge.
+  // The formula beside the title when it fits between the title and the switches, otherwise
+  // on a line of its own (a narrow embed).
+  const char* formula = "softmax(QKᵀ / √d_k) · V";
   const char* view_label = s.view == "compare" ? "Walkthrough" : "Compare scales";
   const char* theme_label = s.theme == "dark" ? "☀ Light" : "☾ Dark";
   const ImGuiStyle& style = ImGui::GetStyle();
   const float buttons_w = ImGui::CalcTextSize(view_label).x + ImGui::CalcTextSize(theme_label).x +
                           style.FramePadding.x * 4 + style.ItemSpacing.x;
-  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - buttons_w));
+  const float buttons_x = ImGui::GetWindowContentRegionMax().x - buttons_w;
+  const float formula_w = ImGui::CalcTextSize(formula).x + style.ItemSpacing.x * 3;
+  const bool formula_beside = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + formula_w < buttons_x;
+  if (formula_beside) {
+    ImGui::SameLine(0, style.ItemSpacing.x * 2);
+    ImGui::TextColored(palette().muted_text, "%s", formula);
+  }
+  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), buttons_x));
   if (ImGui::Button(view_label)) next.view = s.view == "compare" ? "walkthrough" : "compare";
   ImGui::SameLine();
   if (ImGui::Button(theme_label)) next.theme = s.theme == "dark" ? "light" : "dark";
+  if (!formula_beside) ImGui::TextColored(palette().muted_text, "%s", formula);
 
   // The stepper.
   ImGui::BeginDisabled(s.step == lab::Step::scores);

@@ -44,7 +44,7 @@ lab::State draw(const lab::Lab& lab, Ui& ui) {
   } else {
     ImGui::BeginChild("column", avail, false);
     if (lab.state().view == "compare") compare_scales(lab, next, ui, std::max(avail.y * 0.62f, 420 * scale));
-    else stages(lab, next, ui, std::max(avail.y * 0.62f, 420 * scale));
+    else stages(lab, next, ui, 0);
     ImGui::Spacing();
     ImGui::BeginChild("arithmetic", ImVec2(0, 360 * scale), true, panel);
     arithmetic(lab, next);

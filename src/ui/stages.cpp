@@ -55,11 +55,11 @@ void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float card_w = (avail - gap * (per_row - 1)) / per_row;
   float card_h = std::max((height - gap * (rows - 1)) / rows, 150 * scale);
-  if (per_row == 1) {
-    // One column (a narrow embed): each card as tall as its matrix needs at full cell size.
+  if (height <= 0) {
+    // A scrolling column (a narrow embed): each card as tall as its matrix needs.
     const float cols = float(std::max(s.nk, s.dv)), line = ImGui::GetTextLineHeightWithSpacing();
     const float cell = std::min((card_w - 80 * scale) / cols, 56 * scale);
-    card_h = std::clamp(cell * float(s.nq) + 5.5f * line, 150 * scale, 560 * scale);
+    card_h = std::clamp(cell * float(s.nq) + 4.8f * line, 150 * scale, 560 * scale);
   }
 
   for (int i = 0; i < lab::kStepCount; ++i) {

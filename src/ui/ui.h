@@ -29,6 +29,7 @@ lab::State draw(const lab::Lab& lab, Ui& ui);
 
 // [SECTION] panels (each in its own file)
 void header(const lab::Lab& lab, lab::State& next, Ui& ui);
+// `height` is the room for all cards; 0 sizes each card to its matrix (in a scrolling column).
 void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height);
 // view=compare: the attention weights under each compared scale, side by side.
 void compare_scales(const lab::Lab& lab, lab::State& next, Ui& ui, float height);
