@@ -80,13 +80,15 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
 
   // Ignored URL keys and values: visible, dismissible, never fatal.
   if (!ui.notes.empty()) {
+    const ImGuiStyle& st = ImGui::GetStyle();
     ImGui::PushStyleColor(ImGuiCol_ChildBg, palette().note);
-    const float h = ImGui::GetTextLineHeightWithSpacing() * (float(ui.notes.size()) + 0.6f);
-    ImGui::BeginChild("notes", ImVec2(0, h), false);
-    for (const std::string& note : ui.notes) ImGui::TextWrapped("Link: %s", note.c_str());
+    const float h = ImGui::GetTextLineHeightWithSpacing() * float(ui.notes.size()) + ImGui::GetFrameHeight() +
+                    st.WindowPadding.y * 2 + st.ItemSpacing.y;
+    ImGui::BeginChild("notes", ImVec2(0, h), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
+    for (const std::string& note : ui.notes) ImGui::TextWrapped("This link: %s.", note.c_str());
+    if (ImGui::SmallButton("Dismiss")) ui.notes.clear();
     ImGui::EndChild();
     ImGui::PopStyleColor();
-    if (ImGui::IsItemClicked()) ui.notes.clear();
   }
 }
 

@@ -88,6 +88,10 @@ test('every preset loads, computes, and its rows of weights sum to 1', async () 
     assert.deepEqual(other.errors, []);
     await other.page.close();
   }
+  // The compare view draws the weights under three scales without trouble.
+  await page.evaluate(() => window.attentionLab.setState({ preset: 'saturation', view: 'compare' }));
+  await page.waitForTimeout(300);
+  assert.equal((await page.evaluate(() => window.attentionLab.getState())).view, 'compare');
   assert.deepEqual(errors, []);
   await page.close();
 });
