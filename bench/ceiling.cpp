@@ -1,8 +1,9 @@
 // The practical ceiling for the tiled kernel in WebAssembly: a plain SIMD128 matrix multiply
 // with the same 4 × 2-vector register block and instruction mix (broadcast, multiply, add) as
-// the kernel's products, but no softmax and no packing. It runs Q·Kᵀ's flops the way the
-// kernel meets them: Q (n × 64) times each 64-key slice of Kᵀ (64 × n), into one n × 64 block
-// that stays in cache, so it measures arithmetic, not memory traffic.
+// the kernel's products, but no softmax. It runs Q·Kᵀ's flops the way the kernel meets them:
+// Q (n × 64) times each 64-key slice of Kᵀ, stored slice after slice (64 × 64 each, as the
+// kernel packs its K tiles; a row stride of n would alias in L1 for powers of two), into one
+// n × 64 block that stays in cache, so it measures arithmetic, not memory traffic.
 #include <vector>
 
 #include "simd.h"
@@ -12,7 +13,7 @@ namespace {
 using attn::simd::vf;
 using namespace attn::simd;
 
-std::vector<float> a, b, c;  // Q (n × k), Kᵀ (k × n), one block of scores (n × kTile)
+std::vector<float> a, b, c;  // Q (n × k), Kᵀ as n / kTile slices of (k × kTile), scores (n × kTile)
 int N, K;
 constexpr int kTile = 64;
 
@@ -27,16 +28,16 @@ void ceiling_prepare(int n, int k) {
   c.assign(std::size_t(n) * kTile, 0.0f);
 }
 
-// c = a · b[:, j0 .. j0+kTile), b with row stride N. Called once per slice from JS rather
-// than looped over here: V8 swaps in optimised code between calls into WebAssembly.
+// c = a · (slice j0 / kTile of b). Called once per slice from JS rather than looped over
+// here: V8 swaps in optimised code between calls into WebAssembly.
 void ceiling_slice(int j0) {
   constexpr int kCols = 2 * kLanes;
   for (int i = 0; i + 4 <= N; i += 4)
     for (int j = 0; j < kTile; j += kCols) {
       vf acc[4][2];
       for (auto& row : acc) row[0] = row[1] = splat(0.0f);
-      const float* bp = &b[std::size_t(j0 + j)];
-      for (int p = 0; p < K; ++p, bp += N) {
+      const float* bp = &b[std::size_t(j0) * K + j];
+      for (int p = 0; p < K; ++p, bp += kTile) {
         const vf b0 = load(bp), b1 = load(bp + kLanes);
         for (int r = 0; r < 4; ++r) {
           const vf av = load_splat(&a[std::size_t(i + r) * K + p]);
