@@ -31,7 +31,6 @@ class Lab {
   float scale() const { return options_.scale; }
   // Changes whenever the shown numbers do (a new computation or another sequence shown).
   std::uint64_t version() const { return (computations_ << 8) | std::uint64_t(state_.batch); }
-  int batches() const { return state_.batches(); }
   // Why key j is removed for query i in the shown sequence ("" if it is not).
   std::string mask_reason(int i, int j) const;
 
@@ -52,9 +51,9 @@ class Lab {
 
   // The matrices as the inputs panel edits them: (batch, rows, cols) flattened, whether
   // typed in or drawn from the seed.
-  std::vector<float> flat_q() const { return flat_q_; }
-  std::vector<float> flat_k() const { return flat_k_; }
-  std::vector<float> flat_v() const { return flat_v_; }
+  const std::vector<float>& flat_q() const { return flat_q_; }
+  const std::vector<float>& flat_k() const { return flat_k_; }
+  const std::vector<float>& flat_v() const { return flat_v_; }
 
  private:
   void recompute();
