@@ -7,6 +7,7 @@
 // With native.json (Google Benchmark's JSON from native_bench) the table has the native
 // columns too. Writes out.json (default build/bench/bench.json) and prints the table.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { tfjsWasm, onnxRuntimeWeb } from './competitors.mjs';
@@ -16,7 +17,9 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const [nativeJson, outJson = path.join(root, 'build/bench/bench.json')] = process.argv.slice(2);
 
 const D = 64;
-const SIZES = [[1, 128], [1, 256], [1, 512], [1, 1024], [1, 2048], [1, 4096], [8, 512]];  // (heads, n)
+// (heads, n), by growing reference footprint: a WebAssembly heap never shrinks, so each
+// module's heap size after a size is that size's peak.
+const SIZES = [[1, 128], [1, 256], [1, 512], [1, 1024], [8, 512], [1, 2048], [1, 4096]];
 const TIME_PER_CONTENDER_MS = 1500;  // per size; a few minutes in all
 const flops = (heads, n) => 4 * heads * n * n * D;
 
@@ -191,6 +194,7 @@ for (const l of lines) console.log(`| ${l.join(' | ')} |`);
 fs.mkdirSync(path.dirname(outJson), { recursive: true });
 fs.writeFileSync(outJson, JSON.stringify({
   node: process.version, date: new Date().toISOString(), d: D,
+  cpu: os.cpus()[0].model, cores: os.cpus().length, load_average: os.loadavg(),
   contenders: [...contenders, roof].map(({ name, version, note }) => ({ name, version, note })),
   results,
 }, null, 1));
