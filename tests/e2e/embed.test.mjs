@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
-import { webDir, launchBrowser } from './harness.mjs';
+import { webDir, startServer, launchBrowser } from './harness.mjs';
 
 test('two instances embedded from another origin', async (t) => {
-  const site = await serve(webDir, 0);
+  const site = await startServer(webDir);
   const hostDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-lab-host-'));
   fs.writeFileSync(path.join(hostDir, 'index.html'), `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
     <script src="${site.url}embed.js"></script></head><body>

@@ -1,36 +1,20 @@
 // Shared by the browser tests and the screenshot tool: a static server for the built site
 // (build/web, or $ATTN_WEB_DIR) on a free port of 127.0.0.1, and Debian's Chromium driven by
 // playwright-core with the flags that give headless WebGL2 through SwiftShader.
-import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { serve } from '../../scripts/serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const webDir = path.resolve(root, process.env.ATTN_WEB_DIR || 'build/web');
 
-const types = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
-  '.wasm': 'application/wasm', '.json': 'application/json', '.css': 'text/css', '.png': 'image/png',
-};
-
 export async function startServer(dir = webDir) {
   if (!fs.existsSync(path.join(dir, 'index.html')))
     throw new Error(`${dir}/index.html not found: run ./scripts/build.sh web first`);
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://localhost');
-    const file = path.join(dir, path.normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, '') || 'index.html');
-    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
-  });
-  await new Promise(resolve => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise(r => server.close(r)) };
+  return serve(dir, 0);
 }
 
 // A browser context with a fresh profile (playwright passes it as --user-data-dir).
