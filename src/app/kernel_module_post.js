@@ -5,8 +5,8 @@ Module['computeObject'] = function (request) {
 
 // The typed-array API, for speed: no JSON, no nested arrays.
 //   forward(q, k, v, {batch, heads, kvHeads, nq, nk, dk, dv}, {scale, causal, kernel})
-// q, k, v are Float32Arrays laid out (batch, heads, n, d); batch, heads and kvHeads default
-// to 1, kvHeads to heads. Options are those of the JSON contract (scale defaults to 1/√dk).
+// q, k, v are Float32Arrays laid out (batch, heads, n, d); batch and heads default to 1,
+// kvHeads to heads. Options are those of the JSON contract (scale defaults to 1/√dk).
 // Returns the output (batch, heads, nq, dv) as a new Float32Array. On bad input it throws an
 // Error whose message is the sentence compute() would return as {"error": ...}.
 Module['forward'] = function (q, k, v, dims, options) {
