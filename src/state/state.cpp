@@ -20,13 +20,17 @@ constexpr const char* kStepNames[kStepCount] = {"scores", "scale", "mask", "soft
 auto tie(const State& s) {
   return std::tie(s.preset, s.step, s.query, s.batch, s.view, s.kind, s.nq, s.nk, s.dk, s.dv,
                   s.seed, s.scale, s.custom_scale, s.causal, s.pad, s.blocked, s.q, s.k, s.v,
-                  s.theme, s.ui);
+                  s.theme, s.ui, s.mult, s.row, s.pitfall, s.tile, s.heads, s.kv_heads);
 }
 }  // namespace
 
 const char* step_name(Step step) { return kStepNames[int(step)]; }
 
 bool State::operator==(const State& o) const { return tie(*this) == tie(o); }
+
+bool is_experiment_view(std::string_view view) {
+  return std::find(std::begin(kExperimentViews), std::end(kExperimentViews), view) != std::end(kExperimentViews);
+}
 
 // [SECTION] normalize --------------------------------------------------------------------
 
@@ -50,6 +54,14 @@ void normalize(State& s) {
   std::sort(s.blocked.begin(), s.blocked.end());
   s.blocked.erase(std::unique(s.blocked.begin(), s.blocked.end()), s.blocked.end());
   if (s.scale != ScaleChoice::custom) s.custom_scale = 1.0f;  // only a custom scale has one
+  // Values typed into the interface are held to the same limits as values in a link.
+  s.custom_scale = std::isfinite(s.custom_scale)
+                       ? std::clamp(s.custom_scale, -Limits::max_custom_scale, Limits::max_custom_scale)
+                       : 1.0f;
+  for (std::vector<float>* m : {&s.q, &s.k, &s.v})
+    for (float& x : *m) x = std::isfinite(x) ? std::clamp(x, -Limits::max_value, Limits::max_value) : 0.0f;
+  // Only the scaling experiment goes past the walkthrough's d_k.
+  if (s.view != "scaling") s.dk = std::min(s.dk, Limits::max_d);
   s.query = std::clamp(s.query, 0, s.nq - 1);
   s.batch = std::clamp(s.batch, 0, s.batches() - 1);
 }
@@ -157,8 +169,8 @@ bool parse_name(std::string_view text, const char* const (&names)[N], E& out) {
 constexpr const char* kKindNames[] = {"self", "cross"};
 constexpr const char* kCausalNames[] = {"0", "1", "br"};
 constexpr const char* kScaleNames[] = {"sqrt", "none", "dk"};  // custom: a number
-constexpr const char* kViews[] = {"walkthrough", "compare"};
-constexpr const char* kThemes[] = {"light", "dark"};
+constexpr const char* kViews[] = {"walkthrough", "compare", "scaling", "gradients", "pitfalls", "stability", "tiling", "heads"};
+constexpr const char* kThemes[] = {"light", "dark", "auto"};  // auto: the reader's system setting
 constexpr const char* kUis[] = {"full", "compact"};
 
 const std::size_t kMaxMatrix = std::size_t(Limits::max_batch) * Limits::max_n * Limits::max_d;
@@ -181,16 +193,38 @@ std::string apply(State& s, const std::string& key, const std::string& value) {
     if (!parse_int(value, 1, Limits::max_n, n)) return bad("a size from 1 to 2048");
     if (key != "nk") s.nq = int(n);
     if (key != "nq") s.nk = int(n);
-  } else if (key == "dk" || key == "dv") {
+  } else if (key == "dk") {
+    if (!parse_int(value, 1, Limits::max_scaling_dk, n)) return bad("a dimension from 1 to 512 (256 outside view=scaling)");
+    s.dk = int(n);
+  } else if (key == "dv") {
     if (!parse_int(value, 1, Limits::max_d, n)) return bad("a dimension from 1 to 256");
-    (key == "dk" ? s.dk : s.dv) = int(n);
+    s.dv = int(n);
+  } else if (key == "mult") {
+    float mult = 0;
+    if (!parse_float(value, mult) || !(mult > 0) || mult > 1024) return bad("a scale multiplier above 0, at most 1024");
+    s.mult = mult;
+  } else if (key == "row") {
+    if (!parse_int(value, 0, Limits::max_n - 1, n)) return bad("a row index");
+    s.row = int(n);
+  } else if (key == "pitfall") {
+    std::size_t which = 0;
+    if (!parse_name(value, kPitfalls, which))
+      return bad("no_scaling, divide_by_dk, fill_minus_one, fill_zero, no_causal_mask or fully_masked_row");
+    s.pitfall = value;
+  } else if (key == "tile") {
+    if (!parse_int(value, 1, Limits::max_tile, n)) return bad("keys per tile, from 1 to 64");
+    s.tile = int(n);
+  } else if (key == "heads" || key == "kvheads") {
+    if (!parse_int(value, 1, Limits::max_heads, n)) return bad("a number of heads from 1 to 16");
+    (key == "heads" ? s.heads : s.kv_heads) = int(n);
   } else if (key == "seed") {
     if (!parse_int(value, 0, 0x7fffffffL, n)) return bad("a whole number");
     s.seed = std::uint32_t(n);
   } else if (key == "scale") {
     float custom = 0;
     if (parse_name(value, kScaleNames, s.scale)) return "";
-    if (!parse_float(value, custom)) return bad("sqrt, none, dk or a number");
+    if (!parse_float(value, custom) || std::fabs(custom) > Limits::max_custom_scale)
+      return bad("sqrt, none, dk or a number from -1000 to 1000");
     s.scale = ScaleChoice::custom;
     s.custom_scale = custom;
   } else if (key == "causal") {
@@ -202,7 +236,7 @@ std::string apply(State& s, const std::string& key, const std::string& value) {
     const bool ok = key == "view" ? parse_name(value, kViews, which)
                     : key == "theme" ? parse_name(value, kThemes, which)
                                      : parse_name(value, kUis, which);
-    if (!ok) return bad(key == "view" ? "walkthrough or compare" : key == "theme" ? "light or dark" : "full or compact");
+    if (!ok) return bad(key == "view" ? "walkthrough, compare, scaling, gradients, pitfalls, stability, tiling or heads" : key == "theme" ? "light, dark or auto" : "full or compact");
     (key == "view" ? s.view : key == "theme" ? s.theme : s.ui) = value;
   } else if (key == "pad") {
     auto length = [](std::string_view t, int& out) {
@@ -227,7 +261,10 @@ std::string apply(State& s, const std::string& key, const std::string& value) {
       return bad("query:key cells separated by commas");
   } else if (key == "q" || key == "k" || key == "v") {
     std::vector<float>& m = key == "q" ? s.q : key == "k" ? s.k : s.v;
-    if (!parse_list(value, kMaxMatrix, m, parse_float)) return bad("numbers separated by commas");
+    const auto entry = [](std::string_view t, float& out) {
+      return parse_float(t, out) && std::fabs(out) <= Limits::max_value;
+    };
+    if (!parse_list(value, kMaxMatrix, m, entry)) return bad("numbers from -100 to 100 separated by commas");
   } else {
     return "ignored unknown key \"" + key + "\"";
   }
@@ -282,6 +319,9 @@ ParseResult parse_fragment(std::string_view fragment, const State& base) {
       result.notes.push_back("ignored " + key + ": its size does not match the shape");
     }
   }
+  if (result.state.view != "scaling" && result.state.dk > Limits::max_d)
+    result.notes.push_back("dk=" + std::to_string(result.state.dk) + " is only for view=scaling: using " +
+                           std::to_string(Limits::max_d));
   normalize(result.state);
   return result;
 }
@@ -325,6 +365,12 @@ std::string to_fragment(const State& s, bool complete) {
   if (all || s.view != base.view) put("view", s.view);
   if (all || s.theme != base.theme) put("theme", s.theme);
   if (all || s.ui != base.ui) put("ui", s.ui);
+  if (all || s.mult != base.mult) put("mult", float_text(s.mult));
+  if (all || s.row != base.row) put("row", ints(s.row));
+  if (all || s.pitfall != base.pitfall) put("pitfall", s.pitfall);
+  if (all || s.tile != base.tile) put("tile", ints(s.tile));
+  if (all || s.heads != base.heads) put("heads", ints(s.heads));
+  if (all || s.kv_heads != base.kv_heads) put("kvheads", ints(s.kv_heads));
   return out;
 }
 

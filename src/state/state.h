@@ -31,6 +31,13 @@ struct Limits {
   static constexpr int max_n = 2048;
   static constexpr int max_d = 256;
   static constexpr int max_batch = 8;
+  static constexpr int max_scaling_dk = 512;  // view=scaling sweeps d_k further than the walkthrough
+  static constexpr int max_heads = 16;
+  static constexpr int max_tile = 64;
+  // Entries of Q, K, V and the custom scale: wide enough for every lesson, small enough that
+  // no score overflows float32 (100·100·512·1000 ≈ 5e9), so nothing on screen turns into NaN.
+  static constexpr float max_value = 100.0f;
+  static constexpr float max_custom_scale = 1000.0f;
 };
 
 struct State {
@@ -38,7 +45,8 @@ struct State {
   Step step = Step::scores;
   int query = 0;             // the selected query row
   int batch = 0;             // which sequence of the batch is shown
-  std::string view = "walkthrough";  // walkthrough | compare
+  // walkthrough | compare | an experiment (scaling, gradients, pitfalls, stability, tiling, heads)
+  std::string view = "walkthrough";
   Kind kind = Kind::self;
   int nq = 3, nk = 3, dk = 2, dv = 2;
   std::uint32_t seed = 1;
@@ -48,13 +56,26 @@ struct State {
   std::vector<int> pad;                         // key lengths, one per sequence (a batch)
   std::vector<std::pair<int, int>> blocked;     // custom mask: (query, key) cells removed
   std::vector<float> q, k, v;                   // typed-in matrices; empty = drawn from seed
-  std::string theme = "light";                  // light | dark
+  std::string theme = "light";                  // light | dark | auto (follows the system)
   std::string ui = "full";                      // full | compact
+  // The experiment views' parameters (each view reads its own; the walkthrough none).
+  float mult = 1.0f;                  // gradients: the scale is mult / √d_k
+  int row = 0;                        // gradients: the query row whose softmax Jacobian is shown
+  std::string pitfall = "no_scaling";  // pitfalls: the mistake shown beside the right result
+  int tile = 4;                       // tiling: keys per tile (queries and keys: n)
+  int heads = 4, kv_heads = 2;        // heads: query heads and K/V heads (grouped-query when fewer)
 
   int batches() const { return pad.empty() ? 1 : int(pad.size()); }
   bool operator==(const State& o) const;
   bool operator!=(const State& o) const { return !(*this == o); }
 };
+
+// The experiment views, in the order the view selector lists them after the walkthrough and
+// compare; and the pitfalls view's cases (experiments::pitfalls names them the same way).
+inline constexpr const char* kExperimentViews[] = {"scaling", "gradients", "pitfalls", "stability", "tiling", "heads"};
+inline constexpr const char* kPitfalls[] = {"no_scaling",     "divide_by_dk",   "fill_minus_one",
+                                            "fill_zero",      "no_causal_mask", "fully_masked_row"};
+bool is_experiment_view(std::string_view view);
 
 // Makes a state self-consistent: self-attention ties n_k and d_v to Q, the query and batch
 // indices stay in range, typed matrices of the wrong size are dropped.

@@ -1,6 +1,7 @@
 // Inputs the fragment fuzzer (tests/fuzz/fragment_fuzz.cpp) found, kept as regressions.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 
 #include "state.h"
@@ -21,4 +22,19 @@ TEST(FragmentFindings, ANamedScaleForgetsTheCustomOne) {
   const lab::ParseResult r = lab::parse_fragment("n=8&dk=64&scale=0.3&scale=none", lab::State{});
   const lab::ParseResult again = lab::parse_fragment(lab::to_fragment(r.state), lab::State{});
   EXPECT_TRUE(again.state == r.state);
+}
+
+TEST(FragmentFindings, HugeValuesCannotOverflowTheScores) {
+  // 1e30 in Q would make Q Kᵀ infinite and the softmax NaN: refused in links, clamped when
+  // typed into the interface.
+  const lab::ParseResult r = lab::parse_fragment("preset=causal-3x2&q=1e30,0,2,0,3,0&scale=1e9", lab::State{});
+  EXPECT_EQ(r.notes.size(), 2u);
+  EXPECT_EQ(r.state.q, lab::find_preset("causal-3x2")->state.q);
+  lab::State typed = r.state;
+  typed.q.assign(6, 1e30f);
+  typed.scale = lab::ScaleChoice::custom;
+  typed.custom_scale = std::numeric_limits<float>::infinity();
+  lab::normalize(typed);
+  EXPECT_EQ(typed.q, std::vector<float>(6, lab::Limits::max_value));
+  EXPECT_EQ(typed.custom_scale, 1.0f);
 }
