@@ -17,7 +17,6 @@
 namespace {
 
 using emscripten::val;
-using attn::io::Limits;
 using attn::io::RequestError;
 
 std::string compute(const std::string& request) { return attn::io::compute_json(request); }
@@ -39,9 +38,7 @@ bool all_finite(const std::vector<float>& x) {
 // against them and every value the way compute() checks a request's numbers.
 std::vector<float> read_tensor(const val& array, const char* name, int batch, int heads, int n, int d) {
   const std::size_t want = std::size_t(batch) * heads * n * d;
-  if (want > Limits::max_tensor_elements)
-    throw RequestError(std::string(name) + ": more than " + std::to_string(Limits::max_tensor_elements) +
-                       " elements, the limit of this build");
+  attn::io::check_tensor_elements(name, want);
   const std::size_t got = array["length"].as<std::size_t>();
   if (got != want)
     throw RequestError(std::string(name) + ": expected " + std::to_string(want) + " values for (" +
@@ -63,15 +60,10 @@ std::vector<float> read_tensor(const val& array, const char* name, int batch, in
 val forward_arrays(const val& q, const val& k, const val& v, int batch, int heads, int kv_heads, int nq,
                    int nk, int dk, int dv, float scale, int causal, int kernel) {
   try {
-    if (heads % kv_heads != 0)
-      throw RequestError("k: " + std::to_string(kv_heads) + " heads do not divide q's " +
-                         std::to_string(heads) + " heads");
-    attn::Shape s{batch, heads, kv_heads, nq, nk, dk, dv};
+    const attn::Shape s{batch, heads, kv_heads, nq, nk, dk, dv};
+    attn::io::check_heads_divide(s);
     const auto kernel_choice = attn::Kernel(kernel);
-    if (kernel_choice == attn::Kernel::reference && s.weights_size() > Limits::max_score_elements)
-      throw RequestError("request: " + std::to_string(s.weights_size()) + " scores exceed the limit of " +
-                         std::to_string(Limits::max_score_elements) +
-                         " for weights, scores, gradients or the reference kernel");
+    attn::io::check_score_limit(s, kernel_choice == attn::Kernel::reference);
     const std::vector<float> qv = read_tensor(q, "q", batch, heads, nq, dk);
     const std::vector<float> kv = read_tensor(k, "k", batch, kv_heads, nk, dk);
     const std::vector<float> vv = read_tensor(v, "v", batch, kv_heads, nk, dv);

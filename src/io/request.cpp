@@ -41,12 +41,7 @@ class TensorReader {
     }
     if (t_.dims.size() < 2) fail(field_ + ": expected rank 2 to 4, got rank 1");
     std::size_t total = 1;
-    for (int d : t_.dims) {
-      total *= std::size_t(d);
-      if (total > Limits::max_tensor_elements)
-        fail(field_ + ": more than " + std::to_string(Limits::max_tensor_elements) +
-             " elements, the limit of this build");
-    }
+    for (int d : t_.dims) check_tensor_elements(field_, total *= std::size_t(d));
     t_.data.reserve(total);
     if (leaf_ == Leaf::mask_entry) t_.boolean = first_leaf(j).is_boolean();
     walk(j, 0, field_);
@@ -148,6 +143,25 @@ void check_against_q(const Tensor& t, const Tensor& q, const char* name) {
 
 }  // namespace
 
+void check_tensor_elements(const std::string& field, std::size_t elements) {
+  if (elements > Limits::max_tensor_elements)
+    fail(field + ": more than " + std::to_string(Limits::max_tensor_elements) +
+         " elements, the limit of this build");
+}
+
+void check_heads_divide(const Shape& s) {
+  if (s.heads % s.kv_heads != 0)
+    fail("k: " + std::to_string(s.kv_heads) + " heads do not divide q's " + std::to_string(s.heads) +
+         " heads");
+}
+
+void check_score_limit(const Shape& s, bool needs_reference) {
+  if (needs_reference && s.weights_size() > Limits::max_score_elements)
+    fail("request: " + std::to_string(s.weights_size()) + " scores exceed the limit of " +
+         std::to_string(Limits::max_score_elements) +
+         " for weights, scores, gradients or the reference kernel");
+}
+
 Request parse_request(std::string_view json_text) {
   const json j = parse_json(json_text);
   if (!j.is_object()) fail("request: expected a JSON object");
@@ -181,9 +195,7 @@ Request parse_request(std::string_view json_text) {
     fail("v: " + std::to_string(vd[1]) + " heads but k has " + std::to_string(s.kv_heads));
   if (vd[2] != s.nk)
     fail("v: n_k is " + std::to_string(vd[2]) + " but k has " + std::to_string(s.nk) + " rows");
-  if (s.heads % s.kv_heads != 0)
-    fail("k: " + std::to_string(s.kv_heads) + " heads do not divide q's " + std::to_string(s.heads) +
-         " heads");
+  check_heads_divide(s);
   r.q = std::move(q.data);
   r.k = std::move(k.data);
   r.v = std::move(v.data);
@@ -240,14 +252,8 @@ Request parse_request(std::string_view json_text) {
     fail("grad_output: missing, and the requested gradients need it");
   }
 
-  // The reference holds every score; refuse what would not fit rather than run out of memory.
-  const std::size_t scores = s.weights_size();
-  const bool needs_reference = wants_grads || r.wants("weights") || r.wants("scores") ||
-                               r.kernel == Kernel::reference;
-  if (needs_reference && scores > Limits::max_score_elements)
-    fail("request: " + std::to_string(scores) + " scores exceed the limit of " +
-         std::to_string(Limits::max_score_elements) +
-         " for weights, scores, gradients or the reference kernel");
+  check_score_limit(s, wants_grads || r.wants("weights") || r.wants("scores") ||
+                           r.kernel == Kernel::reference);
   return r;
 }
 
