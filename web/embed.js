@@ -6,7 +6,8 @@
 // Each instance is an isolated iframe of index.html, addressed relative to this script's own
 // URL so a lesson on one site can load the demo from another. Attributes are state keys
 // (preset, step, query, view, n, nq, nk, dk, dv, seed, scale, causal, …) plus height, theme
-// ("light", "dark" or "auto": follow the host page) and ui ("compact").
+// ("light", "dark" or "auto", the default: the instance follows the reader's system scheme,
+// live, as the host page's prefers-color-scheme does) and ui ("compact").
 //
 // Element API: `ready` (true once the instance drew its first frame) and a `ready` event,
 // `state` (last known), `setState(partial)`, and a `change` event whose detail is the new
@@ -19,7 +20,6 @@
   const scriptUrl = document.currentScript ? document.currentScript.src : location.href;
   const pageUrl = new URL('index.html', scriptUrl);
   const NOT_STATE = new Set(['height', 'theme', 'class', 'style', 'id', 'title']);
-  const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
 
   const isPlainObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
   const isStateValue = (x) => ['string', 'number', 'boolean'].includes(typeof x);
@@ -37,7 +37,6 @@
       this._state = {};
       this._queued = [];
       this._onMessage = this._onMessage.bind(this);
-      this._onScheme = () => this._applyTheme();
     }
 
     get ready() { return this._ready; }
@@ -65,12 +64,10 @@
       this._frame.src = pageUrl.href + '#' + fragmentOf(this._initialState());
       shadow.append(style, this._frame);
       window.addEventListener('message', this._onMessage);
-      if (this.getAttribute('theme') === 'auto') darkQuery.addEventListener('change', this._onScheme);
     }
 
     disconnectedCallback() {
       window.removeEventListener('message', this._onMessage);
-      darkQuery.removeEventListener('change', this._onScheme);
     }
 
     _height() {
@@ -78,20 +75,12 @@
       return (Number.isFinite(h) && h >= 200 && h <= 4000 ? h : 560) + 'px';
     }
 
-    _theme() {
-      const t = this.getAttribute('theme');
-      if (t === 'auto' || t === null) return darkQuery.matches ? 'dark' : 'light';
-      return t;
-    }
-
     _initialState() {
       const state = {};
       for (const { name, value } of this.attributes) if (!NOT_STATE.has(name)) state[name] = value;
-      state.theme = this._theme();
+      state.theme = this.getAttribute('theme') || 'auto';  // the page itself follows the scheme
       return state;
     }
-
-    _applyTheme() { this.setState({ theme: this._theme() }); }
 
     _post(message) {
       if (this._frame && this._frame.contentWindow) this._frame.contentWindow.postMessage(message, pageUrl.origin);

@@ -12,11 +12,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <malloc.h>
 #include <string>
 
+#include "accessibility.h"
 #include "gl.h"
 #include "lab.h"
+#include "message.h"
 #include "page_bridge.h"
+#include "page_tools.h"
 #include "theme.h"
 #include "ui.h"
 
@@ -42,7 +46,7 @@ struct App {
   ui::Ui ui;
   Options options;
   float ui_scale = 0;  // the scale and theme the fonts and style were built for
-  std::string theme;
+  int dark = -1;
   int frames = 0;
   bool failed = false;
 };
@@ -71,16 +75,18 @@ bool parse_args(int argc, char** argv, Options& o) {
 }
 
 // Applies a fragment over the current state (or over the defaults when `replace`), shows
-// its notes, and tells the page about the change.
-void apply_fragment(App& app, const std::string& fragment, bool replace) {
+// its notes (after `earlier` ones, from decoding), and tells the page about the change.
+void apply_fragment(App& app, const std::string& fragment, bool replace,
+                    std::vector<std::string> earlier = {}) {
   lab::State base = replace ? lab::State{} : app.lab.state();
   if (replace) {
     base = lab::presets().front().state;  // an empty link opens the lesson's worked example
     base.theme = app.lab.state().theme;
   }
   lab::ParseResult parsed = lab::parse_fragment(fragment, base);
-  app.ui.notes = parsed.notes;
-  page::notes(parsed.notes);
+  earlier.insert(earlier.end(), parsed.notes.begin(), parsed.notes.end());
+  app.ui.notes = earlier;
+  page::notes(earlier);
   app.lab.set_state(std::move(parsed.state));
   if (app.lab.take_changed()) page::state_changed(lab::to_fragment(app.lab.state()));
 }
@@ -122,15 +128,18 @@ void frame() {
 #endif
   // Fonts and style follow the screen's scale and the theme; rebuilt only when they change.
   const float scale = current_scale(app.window);
-  if (scale != app.ui_scale || app.lab.state().theme != app.theme) {
+  // theme=auto follows the system's scheme (the page's media query in the browser).
+  const std::string& theme = app.lab.state().theme;
+  const int dark = theme == "dark" || (theme == "auto" && app.ui.prefers_dark);
+  if (scale != app.ui_scale || dark != app.dark) {
     if (scale != app.ui_scale) {
       ui::load_fonts(scale);
       ImGui_ImplOpenGL3_DestroyFontsTexture();
       ImGui_ImplOpenGL3_CreateFontsTexture();
     }
-    ui::apply_theme(app.lab.state().theme == "dark", scale);
+    ui::apply_theme(dark != 0, scale);
     app.ui_scale = scale;
-    app.theme = app.lab.state().theme;
+    app.dark = dark;
   }
 
   ImGui_ImplOpenGL3_NewFrame();
@@ -150,6 +159,7 @@ void frame() {
   // The person's changes: one recomputation at most, after the frame that asked for it.
   app.lab.set_state(std::move(next));
   if (app.lab.take_changed()) page::state_changed(lab::to_fragment(app.lab.state()));
+  tools::after_frame();
 
   ++app.frames;
   if (app.frames == 1) page::first_frame();
@@ -175,12 +185,24 @@ const char* lab_get_state(int complete) {
 }
 // Applies a fragment: over the current state, or from scratch when `replace` is nonzero.
 void lab_set_state(const char* fragment, int replace) { apply_fragment(*g_app, fragment, replace != 0); }
+// Applies state given as JSON: the object of a page script's setState(), or, when `message`,
+// a host page's postMessage. Both become a fragment for the one state parser.
+void lab_set_state_json(const char* json, int message) {
+  const lab::DecodedState d = message ? lab::decode_set_message(json) : lab::decode_state_object(json);
+  apply_fragment(*g_app, d.fragment, false, d.notes);
+}
+// Bytes of the WebAssembly heap in use (malloc'ed), so tests can see that thousands of
+// state changes leave it bounded.
+unsigned long lab_memory_bytes() { return (unsigned long)mallinfo().uordblks; }
 // The current computation in the contract's response format (docs/contract.md).
 const char* lab_trace() {
   static std::string text;
   text = g_app->lab.trace_json();
   return text.c_str();
 }
+// The current experiment view's data (src/experiments/experiment_json.h), "null" elsewhere.
+// Valid until the state changes.
+const char* lab_experiment() { return g_app->lab.experiment().json().c_str(); }
 }
 
 int main(int argc, char** argv) {
@@ -214,15 +236,22 @@ int main(int argc, char** argv) {
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
   // Installed before ImGui's callbacks, which chain to it.
-  glfwSetKeyCallback(app.window, [](GLFWwindow*, int key, int, int action, int) {
+  glfwSetKeyCallback(app.window, [](GLFWwindow*, int key, int, int action, int mods) {
     if (action == GLFW_RELEASE) return;
-    using Arrow = ui::Ui::Arrow;
-    if (key == GLFW_KEY_LEFT) g_app->ui.arrows.push_back(Arrow::left);
-    if (key == GLFW_KEY_RIGHT) g_app->ui.arrows.push_back(Arrow::right);
-    if (key == GLFW_KEY_UP) g_app->ui.arrows.push_back(Arrow::up);
-    if (key == GLFW_KEY_DOWN) g_app->ui.arrows.push_back(Arrow::down);
+    using Key = ui::Ui::Key;
+    std::vector<Key>& keys = g_app->ui.keys;
+    if (key == GLFW_KEY_LEFT) keys.push_back(Key::left);
+    if (key == GLFW_KEY_RIGHT) keys.push_back(Key::right);
+    if (key == GLFW_KEY_UP) keys.push_back(Key::up);
+    if (key == GLFW_KEY_DOWN) keys.push_back(Key::down);
+    if (key == GLFW_KEY_ENTER || key == GLFW_KEY_KP_ENTER) keys.push_back(Key::enter);
+    if (key == GLFW_KEY_ESCAPE) keys.push_back(Key::escape);
+    if (key == GLFW_KEY_SPACE) keys.push_back(Key::space);
+    // The desktop window keeps Tab inside (the browser page lets it leave: page-tools.js).
+    if (key == GLFW_KEY_TAB) ui::tab(g_app->ui, (mods & GLFW_MOD_SHIFT) != 0, true);
   });
   ImGui_ImplGlfw_InitForOpenGL(app.window, true);
+  tools::attach(app.lab, app.ui);
 #ifdef __EMSCRIPTEN__
   ImGui_ImplOpenGL3_Init("#version 300 es");
   apply_fragment(app, page::initial_fragment(), true);

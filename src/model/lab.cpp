@@ -13,7 +13,9 @@ namespace {
 State compute_key(State s) {
   s.step = Step::scores;
   s.query = s.batch = 0;
-  s.view = s.theme = s.ui = "";
+  s.view = s.theme = s.ui = s.pitfall = "";
+  s.mult = 1;
+  s.row = s.tile = s.heads = s.kv_heads = 0;
   s.preset.clear();
   return s;
 }
@@ -46,6 +48,7 @@ std::vector<float> seeded_values(std::uint32_t seed, std::uint32_t salt, std::si
 Lab::Lab(State state) : state_(std::move(state)) {
   normalize(state_);
   recompute();
+  experiment_.update(state_);
 }
 
 void Lab::set_state(State state) {
@@ -55,6 +58,7 @@ void Lab::set_state(State state) {
   state_ = std::move(state);
   changed_ = true;
   if (recompute_needed) recompute();
+  experiment_.update(state_);
 }
 
 bool Lab::take_changed() {

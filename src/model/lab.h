@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "experiment.h"
 #include "reference.h"
 #include "state.h"
 
@@ -46,6 +47,9 @@ class Lab {
   // 1/√d_k, none and 1/d_k): the kernel run again, once per computation and scale.
   const attn::Matrix& weights_with_scale(float scale) const;
 
+  // The current experiment view's data, computed once per change of its parameters.
+  const Experiment& experiment() const { return experiment_; }
+
   // The scale factor a choice stands for at this d_k.
   float scale_of(ScaleChoice choice) const;
 
@@ -66,6 +70,7 @@ class Lab {
   attn::Options options_;
   attn::Trace trace_;
   std::uint64_t computations_ = 0;
+  Experiment experiment_;
   struct ScaledWeights {
     std::uint64_t version;
     float scale;

@@ -35,6 +35,8 @@ bool is_experiment_view(std::string_view view) {
 // [SECTION] normalize --------------------------------------------------------------------
 
 void normalize(State& s) {
+  // Only the scaling experiment goes past the walkthrough's d_k (self-attention's d_v follows).
+  if (s.view != "scaling") s.dk = std::min(s.dk, Limits::max_d);
   if (s.kind == Kind::self) {
     s.nk = s.nq;
     s.dv = s.dk;
@@ -60,8 +62,6 @@ void normalize(State& s) {
                        : 1.0f;
   for (std::vector<float>* m : {&s.q, &s.k, &s.v})
     for (float& x : *m) x = std::isfinite(x) ? std::clamp(x, -Limits::max_value, Limits::max_value) : 0.0f;
-  // Only the scaling experiment goes past the walkthrough's d_k.
-  if (s.view != "scaling") s.dk = std::min(s.dk, Limits::max_d);
   s.query = std::clamp(s.query, 0, s.nq - 1);
   s.batch = std::clamp(s.batch, 0, s.batches() - 1);
 }

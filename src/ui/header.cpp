@@ -1,10 +1,11 @@
-// [SECTION] the header: title, formula, the stepper (previous / play / next and the five
-// stage chips), theme; [SECTION] keyboard; the notes about ignored URL values.
+// [SECTION] the header: title, formula, the view selector, theme, the stepper (previous / play /
+// next and the five stage chips); [SECTION] keyboard; the notes about ignored URL values.
 #include <imgui.h>
 
 #include <algorithm>
 #include <string>
 
+#include "accessibility.h"
 #include "theme.h"
 #include "ui.h"
 
@@ -12,10 +13,39 @@ namespace ui {
 namespace {
 
 constexpr double kPlaySeconds = 1.6;
+constexpr double kReducedMotionPlaySeconds = 5.0;  // prefers-reduced-motion: a slower pace
 
 void step_by(lab::State& next, int delta) {
   next.step = lab::Step(std::clamp(int(next.step) + delta, 0, lab::kStepCount - 1));
 }
+
+// Play (from the start when at the last step) or pause: the ▶ button and the Space key.
+void toggle_play(const lab::State& s, lab::State& next, Ui& ui) {
+  ui.playing = !ui.playing;
+  ui.last_step = ImGui::GetTime();
+  if (ui.playing && s.step == lab::Step::output) next.step = lab::Step::scores;
+}
+
+// The view selector's entries: the state's view names and how the selector shows them.
+constexpr const char* kViewNames[][2] = {
+    {"walkthrough", "Walkthrough"}, {"compare", "Compare scales"}, {"scaling", "Why √d_k"},
+    {"gradients", "Gradients"},     {"pitfalls", "Pitfalls"},      {"stability", "Stability"},
+    {"tiling", "Tiling"},           {"heads", "Heads"}};
+
+void view_selector(const lab::State& s, lab::State& next, float width) {
+  const char* shown = kViewNames[0][1];
+  for (const auto& v : kViewNames)
+    if (s.view == v[0]) shown = v[1];
+  ImGui::SetNextItemWidth(width);
+  if (ImGui::BeginCombo("##view", shown)) {
+    for (const auto& v : kViewNames)
+      if (ImGui::Selectable(v[1], s.view == v[0])) next.view = v[0];
+    ImGui::EndCombo();
+  }
+}
+
+void stepper(const lab::State& s, lab::State& next, Ui& ui);
+void notes(Ui& ui);
 
 }  // namespace
 
@@ -27,11 +57,12 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
   // The formula beside the title when it fits between the title and the switches, otherwise
   // on a line of its own (a narrow embed).
   const char* formula = "softmax(QKᵀ / √d_k) · V";
-  const char* view_label = s.view == "compare" ? "Walkthrough" : "Compare scales";
-  const char* theme_label = s.theme == "dark" ? "☀ Light" : "☾ Dark";
+  const float view_w = ImGui::CalcTextSize("Compare scales").x + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2;
+  // The palette says which theme is on screen (theme=auto follows the system).
+  const char* theme_label = palette().dark ? "☀ Light" : "☾ Dark";
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float buttons_w = ImGui::CalcTextSize(view_label).x + ImGui::CalcTextSize(theme_label).x +
-                          style.FramePadding.x * 4 + style.ItemSpacing.x;
+  const float buttons_w = view_w + ImGui::CalcTextSize(theme_label).x + style.FramePadding.x * 2 +
+                          style.ItemSpacing.x * 2 + export_button_width();
   const float buttons_x = ImGui::GetWindowContentRegionMax().x - buttons_w;
   const float formula_w = ImGui::CalcTextSize(formula).x + style.ItemSpacing.x * 3;
   const bool formula_beside = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + formula_w < buttons_x;
@@ -40,21 +71,26 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
     ImGui::TextColored(palette().muted_text, "%s", formula);
   }
   ImGui::SameLine(std::max(ImGui::GetCursorPosX(), buttons_x));
-  if (ImGui::Button(view_label)) next.view = s.view == "compare" ? "walkthrough" : "compare";
+  export_menu(lab, ui);
   ImGui::SameLine();
-  if (ImGui::Button(theme_label)) next.theme = s.theme == "dark" ? "light" : "dark";
+  view_selector(s, next, view_w);
+  ImGui::SameLine();
+  if (ImGui::Button(theme_label)) next.theme = palette().dark ? "light" : "dark";
   if (!formula_beside) ImGui::TextColored(palette().muted_text, "%s", formula);
 
-  // The stepper.
+  // The stepper: the walkthrough's and compare's; an experiment has its own controls.
+  if (!lab::is_experiment_view(s.view)) stepper(s, next, ui);
+  notes(ui);
+}
+
+namespace {
+
+void stepper(const lab::State& s, lab::State& next, Ui& ui) {
   ImGui::BeginDisabled(s.step == lab::Step::scores);
   if (ImGui::Button("← Previous")) step_by(next, -1);
   ImGui::EndDisabled();
   ImGui::SameLine();
-  if (ImGui::Button(ui.playing ? "❚❚ Pause" : "▶ Play")) {
-    ui.playing = !ui.playing;
-    ui.last_step = ImGui::GetTime();
-    if (ui.playing && s.step == lab::Step::output) next.step = lab::Step::scores;
-  }
+  if (ImGui::Button(ui.playing ? "❚❚ Pause" : "▶ Play")) toggle_play(s, next, ui);
   ImGui::SameLine();
   ImGui::BeginDisabled(s.step == lab::Step::output);
   if (ImGui::Button("Next →")) step_by(next, +1);
@@ -71,14 +107,17 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
     if (current) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
     if (ImGui::Button(chip.c_str())) next.step = lab::Step(i);
     if (current) ImGui::PopStyleColor(2);
+    if (current && ui.show_focus && ui.focus == Ui::Focus::stepper) focus_ring(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   }
-  if (ui.playing && ImGui::GetTime() - ui.last_step > kPlaySeconds) {
+  if (ui.playing && ImGui::GetTime() - ui.last_step > (ui.reduced_motion ? kReducedMotionPlaySeconds : kPlaySeconds)) {
     ui.last_step = ImGui::GetTime();
     if (s.step == lab::Step::output) ui.playing = false;
     else step_by(next, +1);
   }
+}
 
-  // Ignored URL keys and values: visible, dismissible, never fatal.
+// Ignored URL keys and values: visible, dismissible, never fatal.
+void notes(Ui& ui) {
   if (!ui.notes.empty()) {
     const ImGuiStyle& st = ImGui::GetStyle();
     ImGui::PushStyleColor(ImGuiCol_ChildBg, palette().note);
@@ -92,17 +131,25 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
   }
 }
 
+}  // namespace
+
 void keyboard(const lab::Lab& lab, lab::State& next, Ui& ui) {
-  std::vector<Ui::Arrow> arrows;
-  arrows.swap(ui.arrows);
+  std::vector<Ui::Key> keys;
+  keys.swap(ui.keys);
+  if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ui.show_focus = false;
   // Typing in a field or dragging a value keeps its own use of the arrows.
-  if (ImGui::GetIO().WantTextInput || ImGui::IsAnyItemActive()) return;
-  for (Ui::Arrow a : arrows) {
-    switch (a) {
-      case Ui::Arrow::right: step_by(next, +1), ui.playing = false; break;
-      case Ui::Arrow::left: step_by(next, -1), ui.playing = false; break;
-      case Ui::Arrow::down: next.query = std::min(next.query + 1, lab.state().nq - 1); break;
-      case Ui::Arrow::up: next.query = std::max(next.query - 1, 0); break;
+  if (keys.empty() || ImGui::GetIO().WantTextInput || ImGui::IsAnyItemActive()) return;
+  ui.show_focus = true;
+  if (ui.focus == Ui::Focus::cells) return cell_keys(lab, next, ui, keys);
+  for (Ui::Key key : keys) {
+    switch (key) {
+      case Ui::Key::right: step_by(next, +1), ui.playing = false; break;
+      case Ui::Key::left: step_by(next, -1), ui.playing = false; break;
+      case Ui::Key::down: next.query = std::min(next.query + 1, lab.state().nq - 1); break;
+      case Ui::Key::up: next.query = std::max(next.query - 1, 0); break;
+      case Ui::Key::space: toggle_play(lab.state(), next, ui); break;
+      case Ui::Key::enter:
+      case Ui::Key::escape: break;
     }
   }
 }

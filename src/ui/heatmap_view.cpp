@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "accessibility.h"
 #include "explain.h"
 #include "theme.h"
 
@@ -121,6 +122,12 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& spec) {
     view_.y1 -= io.MouseDelta.y / ch;
   }
   if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) view_ = {0, 0, float(cols), float(rows)};
+  if (spec.focus_row >= 0) {  // pan the keyboard's cell into view
+    const float fx = float(spec.focus_col), fy = float(spec.focus_row);
+    const float dx = fx < view_.x0 ? fx - view_.x0 : fx + 1 > view_.x1 ? fx + 1 - view_.x1 : 0;
+    const float dy = fy < view_.y0 ? fy - view_.y0 : fy + 1 > view_.y1 ? fy + 1 - view_.y1 : 0;
+    view_ = {view_.x0 + dx, view_.y0 + dy, view_.x1 + dx, view_.y1 + dy};
+  }
   const float sx = std::clamp(view_.x0, 0.0f, float(cols) - (view_.x1 - view_.x0)) - view_.x0;
   const float sy = std::clamp(view_.y0, 0.0f, float(rows) - (view_.y1 - view_.y0)) - view_.y0;
   view_ = {view_.x0 + sx, view_.y0 + sy, view_.x1 + sx, view_.y1 + sy};
@@ -187,6 +194,10 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& spec) {
     draw->AddRect(a, ImVec2(a.x + cw, a.y + ch), ImGui::GetColorU32(ImGuiCol_Text), 0, 0, 1.5f * scale);
   }
   draw->PopClipRect();
+  if (spec.focus_row >= 0) {
+    const ImVec2 a = cell_pos(spec.focus_row, spec.focus_col);
+    focus_ring(a, ImVec2(a.x + cw, a.y + ch));
+  }
 
   // Legend: the colormap from lo to hi, and the masked pattern when the matrix has any.
   const float legend_y = origin.y + size.y + line * 0.45f;

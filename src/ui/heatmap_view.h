@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "heatmap.h"
 #include "reference.h"
@@ -19,6 +20,7 @@ struct HeatmapSpec {
   float lo = 0, hi = 1;
   std::function<std::string(int)> row_label, col_label;
   int highlight_row = -1;
+  int focus_row = -1, focus_col = -1;  // the keyboard's cell (accessibility.h), ringed and kept in view
   bool dimmed = false;
   float max_cell = 56;  // cell size cap in unscaled pixels: small matrices stay compact
   float height = 0;     // height available for the plot (labels and legend excluded)
@@ -32,6 +34,8 @@ struct HeatmapHit {
 class HeatmapView {
  public:
   HeatmapHit draw(const char* id, const HeatmapSpec& spec);
+  // The picture as last painted (RGBA, top row first), for export; false if none yet.
+  bool snapshot(std::vector<unsigned char>& rgba, int& width, int& height) { return map_.read(rgba, width, height); }
 
  private:
   render::Heatmap map_;

@@ -25,7 +25,12 @@ lab::State draw(const lab::Lab& lab, Ui& ui) {
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImGuiWindowFlags panel = ImGuiWindowFlags_AlwaysUseWindowPadding;
-  if (avail.x >= 1100 * scale) {
+  if (lab::is_experiment_view(lab.state().view)) {
+    // An experiment fills the window in one scrolling panel; its cards lay themselves out.
+    ImGui::BeginChild("experiment", avail, false, panel);
+    experiment(lab, next, ui);
+    ImGui::EndChild();
+  } else if (avail.x >= 1100 * scale) {
     const float left = compact ? 0 : 270 * scale, right = 390 * scale;
     if (!compact) {
       ImGui::BeginChild("inputs", ImVec2(left, avail.y), true, panel);

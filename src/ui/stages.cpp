@@ -2,7 +2,9 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <tuple>
 
+#include "accessibility.h"
 #include "explain.h"
 #include "theme.h"
 #include "ui.h"
@@ -38,6 +40,8 @@ Stage stage_data(const lab::Lab& lab, lab::Step step) {
 }
 
 }  // namespace
+
+const attn::Matrix& stage_values(const lab::Lab& lab, lab::Step step) { return *stage_data(lab, step).values; }
 
 const char* stage_title(lab::Step step) {
   static const char* titles[lab::kStepCount] = {"S = QKᵀ", "S · scale", "+ mask", "A = softmax(row)", "O = A·V"};
@@ -88,6 +92,7 @@ void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
     spec.highlight_row = s.query;
     spec.dimmed = !reached;
     spec.height = ImGui::GetContentRegionAvail().y;
+    std::tie(spec.focus_row, spec.focus_col) = focused_cell(lab, ui, step);
     const HeatmapHit hit = ui.stage_views[i].draw("map", spec);
     if (hit.row >= 0) {
       ImGui::BeginTooltip();

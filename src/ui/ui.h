@@ -2,9 +2,12 @@
 // and writing what the person asks for into `next`, the state applied after the frame.
 #pragma once
 
+#include <map>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "export.h"
 #include "heatmap_view.h"
 #include "lab.h"
 
@@ -14,14 +17,29 @@ namespace ui {
 struct Ui {
   HeatmapView stage_views[lab::kStepCount];
   HeatmapView compare_views[3];
+  std::map<std::string, HeatmapView> experiment_maps;  // the experiment views' heatmaps, by id
   bool playing = false;
   double last_step = 0;          // time of the last automatic step while playing
   bool paint_mask = false;       // clicks on the mask stage toggle cells
   std::vector<std::string> notes;  // ignored URL keys and values, shown until dismissed
-  // Arrow keys pressed since the last frame, queued by the window's key callback: a quick
-  // tap can go down and up between two frames, which ImGui 1.86's key state would miss.
-  enum class Arrow { left, right, up, down };
-  std::vector<Arrow> arrows;
+  // Keys pressed since the last frame, queued by the window's key callback: a quick tap can
+  // go down and up between two frames, which ImGui 1.86's key state would miss.
+  enum class Key { left, right, up, down, enter, escape, space };
+  std::vector<Key> keys;
+  // Keyboard focus (accessibility.h): the stepper or a cell of the current stage's heatmap.
+  enum class Focus { stepper, cells };
+  Focus focus = Focus::stepper;
+  int cell_row = 0, cell_col = 0;
+  bool show_focus = false;     // focus rings, after keyboard use (as :focus-visible)
+  std::string announcement;    // the focused cell, for screen readers; taken by the app
+  std::uint64_t described = ~0ull;  // what the screen-reader table last showed
+  // The reader's system settings (the page's media queries in the browser).
+  bool prefers_dark = false, reduced_motion = false;
+  // Export (export.h): the app delivers files and copied text for its platform; each returns
+  // the sentence the Export menu shows ("Saved to …", "Copied …").
+  std::function<std::string(const ExportFile&)> save;
+  std::function<std::string(const std::string&)> copy;
+  std::string export_message;
 };
 
 // One frame: every panel laid out in the window. Returns the next state.
@@ -34,9 +52,13 @@ void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height);
 // view=compare: the attention weights under each compared scale, side by side.
 void compare_scales(const lab::Lab& lab, lab::State& next, Ui& ui, float height);
 void arithmetic(const lab::Lab& lab, lab::State& next);
+// The experiment views (src/ui/experiments/): the one lab.state().view names.
+void experiment(const lab::Lab& lab, lab::State& next, Ui& ui);
 void inputs(const lab::Lab& lab, lab::State& next, Ui& ui);
 void keyboard(const lab::Lab& lab, lab::State& next, Ui& ui);
 
+// The matrix a stage shows (S, S·scale, S·scale + mask, A, O) for the shown head.
+const attn::Matrix& stage_values(const lab::Lab& lab, lab::Step step);
 // The stages' names as the interface shows them ("S = QKᵀ", "+ mask", ...).
 const char* stage_title(lab::Step step);
 

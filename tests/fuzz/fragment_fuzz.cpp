@@ -13,8 +13,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const lab::ParseResult r = lab::parse_fragment(text, lab::State{});
   const lab::State& s = r.state;
   using L = lab::Limits;
-  if (s.nq < 1 || s.nq > L::max_n || s.nk < 1 || s.nk > L::max_n || s.dk < 1 || s.dk > L::max_d ||
-      s.dv < 1 || s.dv > L::max_d || s.query < 0 || s.query >= s.nq || s.batch < 0 || s.batch >= s.batches())
+  const int max_d = s.view == "scaling" ? L::max_scaling_dk : L::max_d;  // self-attention's d_v is d_k
+  if (s.nq < 1 || s.nq > L::max_n || s.nk < 1 || s.nk > L::max_n || s.dk < 1 || s.dk > max_d ||
+      s.dv < 1 || s.dv > max_d || s.query < 0 || s.query >= s.nq || s.batch < 0 || s.batch >= s.batches())
     std::abort();
   for (bool complete : {false, true}) {
     const lab::ParseResult again = lab::parse_fragment(lab::to_fragment(s, complete), lab::State{});

@@ -1,0 +1,139 @@
+// [SECTION] delivery (natively, in the browser), [SECTION] the page's calls.
+#include "page_tools.h"
+
+#include <imgui.h>
+
+#include <filesystem>
+#include <fstream>
+#include <utility>
+
+#include "accessibility.h"
+#include "export.h"
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+
+#include <nlohmann/json.hpp>
+#define PAGE_API EMSCRIPTEN_KEEPALIVE
+#else
+#include <stb/stb_image_write.h>  // its implementation is compiled in screenshot.cpp
+#define PAGE_API
+#endif
+
+namespace tools {
+namespace {
+
+const lab::Lab* g_lab = nullptr;
+ui::Ui* g_ui = nullptr;
+
+// [SECTION] delivery -------------------------------------------------------------------------
+
+#ifdef __EMSCRIPTEN__
+
+// web/page-tools.js turns the bytes into a download (PNG through a canvas) and answers a copy
+// through lab_export_message once the clipboard has (or has not) taken the text.
+std::string save(const ui::ExportFile& file) {
+  const bool image = !file.rgba.empty();
+  EM_ASM({
+    if (!Module.labDownload) return;
+    const bytes = HEAPU8.slice($2, $2 + $3);
+    Module.labDownload(UTF8ToString($0), UTF8ToString($1), bytes, $4, $5);
+  }, file.name.c_str(), file.mime.c_str(), image ? file.rgba.data() : reinterpret_cast<const unsigned char*>(file.text.data()),
+         image ? file.rgba.size() : file.text.size(), file.width, file.height);
+  return "Downloading " + file.name + ".";
+}
+
+std::string copy(const std::string& text) {
+  EM_ASM({ if (Module.labCopy) Module.labCopy(UTF8ToString($0)); }, text.c_str());
+  return "Copying…";
+}
+
+void read_preferences(ui::Ui& ui) {
+  ui.prefers_dark = EM_ASM_INT({ return matchMedia('(prefers-color-scheme: dark)').matches ? 1 : 0; });
+  ui.reduced_motion = EM_ASM_INT({ return matchMedia('(prefers-reduced-motion: reduce)').matches ? 1 : 0; });
+}
+
+void send_table(const ui::StageTable& t) {
+  const std::string text = nlohmann::json{{"caption", t.caption}, {"columns", t.columns}, {"rows", t.rows},
+                                          {"cells", t.cells}, {"selected", t.selected_row}}
+                               .dump();
+  EM_ASM({ if (Module.labTable) Module.labTable(JSON.parse(UTF8ToString($0))); }, text.c_str());
+}
+
+void announce(const std::string& text) {
+  EM_ASM({ if (Module.labAnnounce) Module.labAnnounce(UTF8ToString($0)); }, text.c_str());
+}
+
+#else
+
+std::string save(const ui::ExportFile& file) {
+  const std::filesystem::path path = std::filesystem::absolute(file.name);
+  bool ok = false;
+  if (!file.rgba.empty()) {
+    stbi_flip_vertically_on_write(0);  // the rows are already top first
+    ok = stbi_write_png(path.string().c_str(), file.width, file.height, 4, file.rgba.data(), file.width * 4) != 0;
+  } else {
+    std::ofstream out(path, std::ios::binary);
+    ok = bool(out << file.text);
+  }
+  return ok ? "Saved to " + path.string() : "Could not write " + path.string();
+}
+
+std::string copy(const std::string& text) {
+  ImGui::SetClipboardText(text.c_str());
+  return "Copied to the clipboard.";
+}
+
+void read_preferences(ui::Ui&) {}  // the desktop has no such queries: light, full motion
+void send_table(const ui::StageTable&) {}
+void announce(const std::string&) {}
+
+#endif
+
+}  // namespace
+
+void attach(const lab::Lab& lab, ui::Ui& ui) {
+  g_lab = &lab;
+  g_ui = &ui;
+  ui.save = save;
+  ui.copy = copy;
+  read_preferences(ui);
+}
+
+void after_frame() {
+  if (ui::stage_table_changed(*g_lab, *g_ui)) send_table(ui::stage_table(*g_lab));
+  if (!g_ui->announcement.empty()) announce(std::exchange(g_ui->announcement, {}));
+}
+
+}  // namespace tools
+
+// [SECTION] the page's calls (web/page-tools.js) --------------------------------------------
+extern "C" {
+
+// Tab or Shift+Tab on the canvas: 1 if focus moved inside it, 0 if it should leave it.
+PAGE_API int lab_tab(int back) { return ui::tab(*tools::g_ui, back != 0, false) ? 1 : 0; }
+
+// The system's colour scheme and motion preference changed.
+PAGE_API void lab_set_preferences(int dark, int reduced_motion) {
+  tools::g_ui->prefers_dark = dark != 0;
+  tools::g_ui->reduced_motion = reduced_motion != 0;
+}
+
+// What an export would give, as text: kind 1 = CSV, 2 = JSON, 3 = embed code. The pointer is
+// valid until the next call.
+PAGE_API const char* lab_export_text(int kind) {
+  static std::string text;
+  const lab::Lab& lab = *tools::g_lab;
+  text = kind == 1 ? ui::matrices_csv(lab) : kind == 2 ? ui::state_json(lab) : ui::embed_code(lab.state());
+  return text.c_str();
+}
+
+// Runs an export as the Export menu does: 0 = PNG, 1 = CSV, 2 = JSON, 3 = copy embed code.
+PAGE_API void lab_export(int kind) {
+  if (kind >= 0 && kind <= 3) ui::run_export(*tools::g_lab, *tools::g_ui, ui::ExportKind(kind));
+}
+
+// The outcome of a copy or download, shown in the Export menu.
+PAGE_API void lab_export_message(const char* text) { tools::g_ui->export_message = text; }
+
+}

@@ -1,0 +1,20 @@
+// Export and accessibility between the interface and its platform: where exported files and
+// copied text go (a file beside the working directory and ImGui's clipboard natively; a
+// download and navigator.clipboard in the browser), the reader's system settings (dark
+// scheme, reduced motion) and the screen-reader mirror of the current stage in the page.
+// In the browser web/page-tools.js is the other side; the page calls the lab_* functions of
+// page_tools.cpp.
+#pragma once
+
+#include "lab.h"
+#include "ui.h"
+
+namespace tools {
+
+// Connects `ui`'s export to this platform and reads the system settings; keeps both for the
+// page's calls.
+void attach(const lab::Lab& lab, ui::Ui& ui);
+// After each frame: the current stage's table and the focused cell's announcement to the page.
+void after_frame();
+
+}  // namespace tools

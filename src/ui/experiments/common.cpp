@@ -1,0 +1,108 @@
+// [SECTION] dispatch, [SECTION] shared pieces.
+#include "common.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "theme.h"
+
+namespace ui {
+
+// [SECTION] dispatch
+
+void experiment(const lab::Lab& lab, lab::State& next, Ui& ui) {
+  const std::string& view = lab.state().view;
+  if (!exp::parameters_ok(lab)) return;
+  if (view == "scaling") exp::scaling(lab, next, ui);
+  else if (view == "gradients") exp::gradients(lab, next, ui);
+  else if (view == "pitfalls") exp::pitfalls(lab, next, ui);
+  else if (view == "stability") exp::stability(lab, next, ui);
+  else if (view == "tiling") exp::tiling(lab, next, ui);
+  else if (view == "heads") exp::heads(lab, next, ui);
+}
+
+namespace exp {
+
+// [SECTION] shared pieces
+
+void heading(const char* title) {
+  ImGui::PushFont(fonts().heading);
+  ImGui::TextUnformatted(title);
+  ImGui::PopFont();
+}
+
+void notice(const char* text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
+  ImGui::TextWrapped("%s", text);
+  ImGui::PopStyleColor();
+}
+
+bool parameters_ok(const lab::Lab& lab) {
+  const std::string& error = lab.experiment().error();
+  if (error.empty()) return true;
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, palette().note);
+  const float h = ImGui::GetTextLineHeightWithSpacing() * 2 + ImGui::GetStyle().WindowPadding.y * 2;
+  ImGui::BeginChild("bad parameters", ImVec2(0, h), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
+  ImGui::TextWrapped("The %s experiment cannot run with these parameters: %s.", lab.state().view.c_str(), error.c_str());
+  ImGui::EndChild();
+  ImGui::PopStyleColor();
+  return false;
+}
+
+Grid::Grid(int count, float min_width) {
+  const float avail = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
+  const float scale = ImGui::GetFontSize() / 16.0f;
+  per_row_ = std::clamp(int((avail + gap) / (min_width * scale + gap)), 1, std::max(count, 1));
+  width_ = (avail - gap * float(per_row_ - 1)) / float(per_row_);
+}
+
+void Grid::begin(const char* id, float height) {
+  if (index_++ % per_row_) ImGui::SameLine(0, ImGui::GetStyle().ItemSpacing.x);
+  ImGui::BeginChild(id, ImVec2(width_, height), true,
+                    ImGuiWindowFlags_AlwaysUseWindowPadding | ImGuiWindowFlags_NoScrollbar |
+                        ImGuiWindowFlags_NoScrollWithMouse);
+}
+
+void Grid::end() { ImGui::EndChild(); }
+
+float card_height(float content, int lines) {
+  const float scale = ImGui::GetFontSize() / 16.0f;
+  return content * scale + float(lines) * ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y * 2;
+}
+
+Labels indexed(const char* prefix) {
+  return [prefix](int i) { return prefix + std::to_string(i); };
+}
+
+HeatmapHit map(Ui& ui, const lab::Lab& lab, const char* id, const MapSpec& spec) {
+  ImGui::PushFont(fonts().heading);
+  ImGui::TextUnformatted(spec.title.c_str());
+  ImGui::PopFont();
+  if (!spec.caption.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
+    ImGui::TextWrapped("%s", spec.caption.c_str());
+    ImGui::PopStyleColor();
+  }
+  HeatmapSpec h;
+  h.values = spec.values;
+  // One HeatmapView may show several matrices of one computation (the pitfalls' cases).
+  h.version = lab.experiment().version() * 0x9e3779b97f4a7c15ull ^ std::uint64_t(std::uintptr_t(spec.values));
+  if (spec.diverging) {
+    h.map = render::Colormap::diverging;
+    h.hi = symmetric_bound(*spec.values);
+    h.lo = -h.hi;
+  } else {
+    h.lo = spec.lo;
+    h.hi = spec.hi;
+  }
+  h.row_label = spec.rows;
+  h.col_label = spec.cols;
+  h.highlight_row = spec.highlight_row;
+  h.height = spec.height > 0 ? spec.height : ImGui::GetContentRegionAvail().y;
+  return ui.experiment_maps[id].draw(id, h);
+}
+
+}  // namespace exp
+}  // namespace ui

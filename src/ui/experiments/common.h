@@ -1,0 +1,58 @@
+// What every experiment view shares: the sentence saying what to notice, the note for bad
+// parameters, titled heatmaps laid out in a grid of cards, and the view functions themselves.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "ui.h"
+
+namespace ui::exp {
+
+// [SECTION] the views (one file each)
+void scaling(const lab::Lab& lab, lab::State& next, Ui& ui);
+void gradients(const lab::Lab& lab, lab::State& next, Ui& ui);
+void pitfalls(const lab::Lab& lab, lab::State& next, Ui& ui);
+void stability(const lab::Lab& lab, lab::State& next, Ui& ui);
+void tiling(const lab::Lab& lab, lab::State& next, Ui& ui);
+void heads(const lab::Lab& lab, lab::State& next, Ui& ui);
+
+// [SECTION] shared pieces
+void heading(const char* title);
+void notice(const char* text);  // what the student should notice, in the muted colour
+// The experiment's message for bad parameters, on the note colour; false when there is one
+// (the view then draws nothing else).
+bool parameters_ok(const lab::Lab& lab);
+
+// Cards side by side: as many per row as keep each at least `min_width` wide (unscaled).
+class Grid {
+ public:
+  Grid(int count, float min_width);
+  float width() const { return width_; }
+  void begin(const char* id, float height);  // a card of the grid's width, `height` pixels
+  void end();
+
+ private:
+  int per_row_ = 1, index_ = 0;
+  float width_ = 0;
+};
+
+// The height of a card holding `content` unscaled pixels under `lines` lines of text.
+float card_height(float content, int lines);
+
+using Labels = std::function<std::string(int)>;
+Labels indexed(const char* prefix);  // "k0", "k1", …
+
+struct MapSpec {
+  std::string title, caption;  // caption: one muted line under the title ("" for none)
+  const attn::Matrix* values = nullptr;
+  bool diverging = false;      // ±max|x| around zero; otherwise lo … hi
+  float lo = 0, hi = 1;
+  Labels rows, cols;
+  int highlight_row = -1;
+  float height = 0;            // room for the heatmap with its labels; 0: the rest of the card
+};
+// A titled heatmap through the walkthrough's HeatmapView (one per id, kept in `ui`).
+HeatmapHit map(Ui& ui, const lab::Lab& lab, const char* id, const MapSpec& spec);
+
+}  // namespace ui::exp

@@ -1,0 +1,99 @@
+// [SECTION] view=scaling: the variance argument for √d_k, measured by the kernel.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "common.h"
+#include "explain.h"
+#include "plot.h"
+#include "scaling.h"
+
+namespace ui::exp {
+namespace {
+
+// The scale series as the plots label them, in ScalingData::scales' order.
+constexpr const char* kScaleLabels[] = {"no scaling", "1/√d_k", "1/d_k"};
+
+void histogram_card(Grid& grid, const char* id, const char* title, const experiments::Histogram& h,
+                    const std::string& caption, const std::string& curve, const char* x_label, float height) {
+  grid.begin(id, height);
+  heading(title);
+  notice(caption.c_str());
+  PlotSpec spec;
+  spec.x_label = x_label;
+  spec.y_label = "density";
+  plot("histogram", spec,
+       {{"measured", doubles(h.centres), h.density, PlotSeries::Kind::bars, 0},
+        {curve, doubles(h.centres), h.normal_density, PlotSeries::Kind::line, 1}});
+  grid.end();
+}
+
+}  // namespace
+
+void scaling(const lab::Lab& lab, lab::State& next, Ui&) {
+  const experiments::ScalingData& d = *lab.experiment().get<experiments::ScalingData>();
+  heading("Why the scores are divided by √d_k");
+  notice("With unit-variance entries, q·k spreads wider as d_k grows, and the softmax of wide scores picks one key. "
+         "Dividing by √d_k keeps the spread at 1 for every d_k; dividing by d_k overshoots and flattens the weights.");
+  int dk = d.dk;
+  ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, 360 * ImGui::GetFontSize() / 16));
+  if (ImGui::SliderInt("d_k", &dk, 1, experiments::kScalingMaxDk, "%d", ImGuiSliderFlags_Logarithmic)) next.dk = dk;
+  ImGui::SameLine();
+  ImGui::TextDisabled("%d × %d scores of N(0, 1) vectors, seed %u", d.queries, d.keys, d.seed);
+
+  char text[160];
+  Grid hist(2, 380);
+  const float h1 = card_height(230, 2);
+  std::snprintf(text, sizeof text, "measured variance %s; the argument predicts d_k = %d", num(float(d.variance_raw)).c_str(), d.dk);
+  histogram_card(hist, "raw", "q·k before scaling", d.raw, text, "N(0, d_k)", "q·k", h1);
+  std::snprintf(text, sizeof text, "measured variance %s; the argument predicts 1", num(float(d.variance_scaled)).c_str());
+  histogram_card(hist, "scaled", "q·k / √d_k", d.scaled, text, "N(0, 1)", "q·k / √d_k", h1);
+
+  // Query 0's weights under each scale: one peak, a spread, or a flat line.
+  Grid weights(3, 260);
+  std::vector<double> keys(d.scales[0].sample_weights.size());
+  for (std::size_t j = 0; j < keys.size(); ++j) keys[j] = double(j);
+  for (int m = 0; m < 3; ++m) {
+    const experiments::ScaleSeries& s = d.scales[std::size_t(m)];
+    weights.begin(s.name.c_str(), card_height(170, 2));
+    heading(kScaleLabels[m]);
+    const float top = *std::max_element(s.sample_weights.begin(), s.sample_weights.end());
+    std::snprintf(text, sizeof text, "scale %s; query 0's largest weight %s", num(s.scale).c_str(), num(top).c_str());
+    notice(text);
+    PlotSpec spec;
+    spec.x_label = "key";
+    spec.y_label = "weight";
+    plot("weights", spec, {{"query 0's weights", keys, doubles(s.sample_weights), PlotSeries::Kind::bars, m}});
+    weights.end();
+  }
+
+  // As d_k grows: entropy and the largest weight, averaged over query rows.
+  Grid sweep(2, 380);
+  const std::vector<double> x = doubles(d.sweep_dk);
+  const std::vector<PlotMarker> here{{double(d.dk), "d_k = " + std::to_string(d.dk), 7}};
+  PlotSpec spec;
+  spec.x_label = "d_k";
+  spec.log_x = spec.log2_x = true;
+  std::vector<PlotSeries> entropy, top;
+  for (int m = 0; m < 3; ++m) {
+    entropy.push_back({kScaleLabels[m], x, d.scales[std::size_t(m)].entropy, PlotSeries::Kind::line, m, true});
+    top.push_back({kScaleLabels[m], x, d.scales[std::size_t(m)].max_weight, PlotSeries::Kind::line, m, true});
+  }
+  entropy.push_back({"uniform (ln keys)", x, std::vector<double>(x.size(), d.uniform_entropy), PlotSeries::Kind::dashed, 7});
+  sweep.begin("entropy", card_height(250, 2));
+  heading("Row entropy as d_k grows");
+  notice("0 nats is one-hot; the dashed line is perfectly uniform.");
+  spec.y_label = "entropy (nats)";
+  plot("entropy", spec, entropy, here);
+  sweep.end();
+  sweep.begin("max weight", card_height(250, 2));
+  heading("Largest weight as d_k grows");
+  notice("1 means the row attends to a single key.");
+  spec.y_label = "largest weight";
+  spec.y_max = 1;
+  plot("max weight", spec, top, here);
+  sweep.end();
+}
+
+}  // namespace ui::exp

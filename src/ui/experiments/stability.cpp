@@ -1,0 +1,109 @@
+// [SECTION] view=stability: where the naive softmax overflows, and −∞ against −1e9.
+#include <imgui.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "common.h"
+#include "explain.h"
+#include "plot.h"
+#include "stability.h"
+
+namespace ui::exp {
+namespace {
+
+std::string label_of(const experiments::SoftmaxSeries& s) {
+  return std::string(s.softmax == attn::Softmax::naive ? "naive" : "stable") + ", " +
+         (s.precision == attn::Precision::float32 ? "float32" : "float16");
+}
+
+// "never" for the NaN the experiment reports when it does not happen within the sweep.
+std::string threshold(float x) { return std::isnan(x) ? "never" : num(x); }
+
+}  // namespace
+
+void stability(const lab::Lab& lab, lab::State&, Ui& ui) {
+  const experiments::StabilityData& d = *lab.experiment().get<experiments::StabilityData>();
+  heading("Numerical stability of the softmax");
+  notice("One row of scores is scaled up until its largest score is the magnitude on the x axis. e^s as written "
+         "overflows to ∞ once s passes ln of the format's largest number, and ∞/∞ is NaN; subtracting the row's "
+         "maximum first keeps every exponential at most 1, in float32 and in float16.");
+
+  const std::vector<double> x = doubles(d.magnitude);
+  const std::vector<PlotMarker> limits{
+      {d.predicted_overflow_float16, "ln 65504 = " + num(d.predicted_overflow_float16), 4},
+      {d.predicted_overflow_float32, "ln FLT_MAX = " + num(d.predicted_overflow_float32), 4}};
+  std::vector<PlotSeries> exps, tops;
+  for (std::size_t i = 0; i < d.series.size(); ++i) {
+    const experiments::SoftmaxSeries& s = d.series[i];
+    const int colour = s.softmax == attn::Softmax::naive ? 1 + int(s.precision == attn::Precision::float16) * 3
+                                                         : 0 + int(s.precision == attn::Precision::float16) * 2;
+    const PlotSeries::Kind kind = s.softmax == attn::Softmax::naive ? PlotSeries::Kind::line : PlotSeries::Kind::dashed;
+    exps.push_back({label_of(s), x, doubles(s.largest_exp), kind, colour});
+    tops.push_back({label_of(s), x, doubles(s.max_weight), kind, colour});
+  }
+  Grid grid(2, 380);
+  const float h = card_height(280, 2);
+  grid.begin("exp", h);
+  heading("The row's largest exponential");
+  notice("Log axis; a line stops where the value is ∞.");
+  PlotSpec spec;
+  spec.x_label = "largest score (magnitude)";
+  spec.y_label = "largest e^(…)";
+  spec.log_y = true;
+  plot("exp", spec, exps, limits);
+  grid.end();
+  grid.begin("weight", h);
+  heading("The top key's weight");
+  notice("A line stops where the weight is NaN.");
+  spec.y_label = "weight";
+  spec.log_y = false;
+  spec.y_max = 1.05;
+  plot("weight", spec, tops, limits);
+  grid.end();
+
+  // The measured thresholds, beside the formats' limits.
+  if (ImGui::BeginTable("thresholds", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("softmax, precision");
+    ImGui::TableSetupColumn("first ∞ at magnitude");
+    ImGui::TableSetupColumn("first NaN at magnitude");
+    ImGui::TableHeadersRow();
+    for (const experiments::SoftmaxSeries& s : d.series) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(label_of(s).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(threshold(s.first_overflow).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(threshold(s.first_nan).c_str());
+    }
+    ImGui::EndTable();
+  }
+  char text[200];
+  std::snprintf(text, sizeof text, "The sweep steps by %s; the formats overflow past ln 65504 = %s and ln FLT_MAX = %s.",
+                num(d.magnitude_step).c_str(), num(d.predicted_overflow_float16).c_str(),
+                num(d.predicted_overflow_float32).c_str());
+  notice(text);
+
+  ImGui::Spacing();
+  heading("Blocking a key with −∞ or with −1e9");
+  notice("Row q0 blocks its second half of keys; row q1 blocks every key. −1e9 works like −∞ until a whole row is "
+         "blocked: then every key ties at −1e9 and the row turns uniform instead of empty. float16 cannot hold −1e9 "
+         "and stores −∞.");
+  Grid fills(4, 230);
+  const float scale = ImGui::GetFontSize() / 16.0f;
+  for (const experiments::MaskFillCase& c : d.mask_fills) {
+    fills.begin(c.name.c_str(), card_height(std::max(130.0f, fills.width() / scale * 0.45f), 2));
+    MapSpec m;
+    m.title = std::string(c.fill == -INFINITY ? "fill −∞" : "fill −1e9") + ", " +
+              (c.precision == attn::Precision::float32 ? "float32" : "float16");
+    m.caption = "stored as " + num(c.stored_fill);
+    m.values = &c.weights;
+    m.rows = indexed("q");
+    m.cols = indexed("k");
+    map(ui, lab, c.name.c_str(), m);
+    fills.end();
+  }
+}
+
+}  // namespace ui::exp

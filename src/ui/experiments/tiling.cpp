@@ -1,0 +1,141 @@
+// [SECTION] view=tiling: the online softmax walked tile by tile, and the memory it saves.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "common.h"
+#include "explain.h"
+#include "plot.h"
+#include "tiling.h"
+
+namespace ui::exp {
+
+void tiling(const lab::Lab& lab, lab::State& next, Ui& ui) {
+  const experiments::TilingData& d = *lab.experiment().get<experiments::TilingData>();
+  const attn::OnlineSoftmaxWalk& w = d.walk;
+  const float scale = ImGui::GetFontSize() / 16.0f;
+  heading("Tiled attention: the online softmax");
+  notice("The keys arrive one tile at a time. Each query row keeps only a running maximum m, a running sum l and an "
+         "unnormalised output o; when a tile raises m, the earlier l and o shrink by the rescale factor e^(m − m'). "
+         "After the last tile o / l equals the reference, and the n × n score matrix never exists.");
+  int n = d.n, tile = d.tile;
+  ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.4f, 240 * scale));
+  if (ImGui::SliderInt("n (queries = keys)", &n, 1, 64)) next.nq = next.nk = n, next.tile = std::min(tile, n);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.4f, 200 * scale));
+  if (ImGui::SliderInt("keys per tile", &tile, 1, d.n)) next.tile = tile;
+  char text[220];
+  std::snprintf(text, sizeof text, "%d tiles; d_k = d_v = %d, scale 1/√d_k, seed %u. Selected query: q%d (click a row).",
+                w.tiles, d.dk, d.seed, lab.state().query);
+  notice(text);
+
+  Grid grid(3, 260);
+  const float h = std::clamp(grid.width() * 0.9f, 200 * scale, 420 * scale) / scale;
+  const struct {
+    const char* id;
+    const char* title;
+    const char* caption;
+    const attn::Matrix* values;
+    bool diverging;
+  } walks[] = {
+      {"running max", "Running max m", "after each tile (rows: queries)", &w.running_max, true},
+      {"rescale", "Rescale e^(m − m')", "1: this tile did not raise the max", &w.rescale, false},
+      {"running sum", "Running sum l", "after each tile, in units of e^m", &w.running_sum, false},
+  };
+  for (const auto& card : walks) {
+    grid.begin(card.id, card_height(h, 2));
+    MapSpec spec;
+    spec.title = card.title;
+    spec.caption = card.caption;
+    spec.values = card.values;
+    spec.diverging = card.diverging;
+    spec.hi = card.values->maxCoeff();
+    spec.rows = indexed("q");
+    spec.cols = indexed("t");
+    spec.highlight_row = lab.state().query;
+    const HeatmapHit hit = map(ui, lab, card.id, spec);
+    if (hit.clicked) next.query = hit.row;
+    if (hit.row >= 0)
+      ImGui::SetTooltip("q%d after tile %d: m = %s, max of this tile %s, rescale %s, l = %s", hit.row, hit.col,
+                        num(w.running_max(hit.row, hit.col)).c_str(), num(w.tile_max(hit.row, hit.col)).c_str(),
+                        num(w.rescale(hit.row, hit.col)).c_str(), num(w.running_sum(hit.row, hit.col)).c_str());
+    grid.end();
+  }
+
+  // The selected row's recurrence, tile by tile.
+  const int q = std::min(lab.state().query, d.n - 1);
+  std::vector<double> tiles, tile_max, running_max, rescale, sum;
+  for (int t = 0; t < w.tiles; ++t) {
+    tiles.push_back(t);
+    tile_max.push_back(w.tile_max(q, t));
+    running_max.push_back(w.running_max(q, t));
+    rescale.push_back(w.rescale(q, t));
+    sum.push_back(w.running_sum(q, t));
+  }
+  Grid row(2, 380);
+  row.begin("row max", card_height(240, 1));
+  std::snprintf(text, sizeof text, "Query q%d: maxima and rescale per tile", q);
+  heading(text);
+  PlotSpec spec;
+  spec.x_label = "tile";
+  spec.y_label = "score";
+  spec.y_min = std::min({*std::min_element(tile_max.begin(), tile_max.end()), 0.0});
+  plot("row max", spec,
+       {{"this tile's max", tiles, tile_max, PlotSeries::Kind::bars, 7},
+        {"running max m", tiles, running_max, PlotSeries::Kind::line, 0, true},
+        {"rescale e^(m − m')", tiles, rescale, PlotSeries::Kind::line, 1, true}});
+  row.end();
+  row.begin("row sum", card_height(240, 1));
+  std::snprintf(text, sizeof text, "Query q%d: running sum l per tile", q);
+  heading(text);
+  spec = PlotSpec();
+  spec.x_label = "tile";
+  spec.y_label = "l";
+  plot("row sum", spec, {{"running sum l", tiles, sum, PlotSeries::Kind::line, 2, true}});
+  row.end();
+
+  // The result against the reference, and the memory of the two approaches.
+  Grid result(3, 300);
+  const float rh = std::clamp(result.width() * 0.9f, 200 * scale, 420 * scale) / scale;
+  const struct {
+    const char* id;
+    const char* title;
+    std::string caption;
+    const attn::Matrix* values;
+  } outputs[] = {
+      {"walk output", "Walk: o / l after the last tile", "max |walk − reference| = " + num(d.walk_difference), &w.output},
+      {"tiled output", "The SIMD tiled kernel",  "max |tiled − reference| = " + num(d.tiled_difference), &d.tiled_output},
+      {"reference output", "Reference softmax(S) V", "the whole score matrix at once", &d.reference_output},
+  };
+  for (const auto& card : outputs) {
+    result.begin(card.id, card_height(rh, 2));
+    MapSpec m;
+    m.title = card.title;
+    m.caption = card.caption;
+    m.values = card.values;
+    m.diverging = true;
+    m.rows = indexed("q");
+    m.cols = indexed("d");
+    m.highlight_row = q;
+    map(ui, lab, card.id, m);
+    result.end();
+  }
+  Grid memory(1, 300);
+  memory.begin("memory", card_height(260, 2));
+  heading("Memory of one head as n grows");
+  notice("The score matrix needs 4n² bytes; the walk holds one K and V tile, the tile's scores and m, l, o: "
+         "independent of n.");
+  spec = PlotSpec();
+  spec.x_label = "sequence length n";
+  spec.y_label = "bytes";
+  spec.log_x = spec.log2_x = spec.log_y = true;
+  const std::vector<double> x = doubles(d.memory_n);
+  plot("memory", spec,
+       {{"n × n float32 scores", x, d.score_bytes, PlotSeries::Kind::line, 4, true},
+        {"tiled working set (tile " + std::to_string(d.tile) + ")", x, d.tiled_bytes, PlotSeries::Kind::line, 0, true}},
+       {{double(d.n), "n = " + std::to_string(d.n), 7}});
+  memory.end();
+}
+
+}  // namespace ui::exp

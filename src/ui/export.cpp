@@ -1,0 +1,171 @@
+// [SECTION] file contents (CSV, JSON, embed code), [SECTION] running an export,
+// [SECTION] the Export menu.
+#include "export.h"
+
+#include <imgui.h>
+
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "explain.h"
+#include "theme.h"
+#include "ui.h"
+
+namespace ui {
+namespace {
+
+// The fragment's key=value pairs in order (to_fragment writes them unencoded).
+std::vector<std::pair<std::string, std::string>> fragment_pairs(const std::string& fragment) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  std::size_t start = 0;
+  while (start < fragment.size()) {
+    std::size_t end = fragment.find('&', start);
+    if (end == std::string::npos) end = fragment.size();
+    const std::string item = fragment.substr(start, end - start);
+    const std::size_t eq = item.find('=');
+    if (eq != std::string::npos) pairs.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+    start = end + 1;
+  }
+  return pairs;
+}
+
+std::string csv_number(float x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", double(x));  // 9 digits: reads back as the same float
+  return buf;
+}
+
+std::string html_attribute(const std::string& value) {
+  std::string out;
+  for (char c : value) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// The heatmap a PNG export shows: the current stage's, or the compared scale in use.
+HeatmapView* shown_heatmap(const lab::Lab& lab, Ui& ui) {
+  const lab::State& s = lab.state();
+  if (s.view == "walkthrough") return &ui.stage_views[int(s.step)];
+  if (s.view == "compare")
+    for (int c = 0; c < 3; ++c)
+      if (kComparedScales[c].choice == s.scale) return &ui.compare_views[c];
+  return nullptr;
+}
+
+}  // namespace
+
+// [SECTION] file contents ------------------------------------------------------------------
+
+std::string matrices_csv(const lab::Lab& lab) {
+  const attn::HeadTrace& h = lab.head();
+  const std::pair<const char*, const attn::Matrix*> matrices[] = {
+      {"q", &lab.q()},         {"k", &lab.k()},           {"v", &lab.v()},
+      {"scores", &h.raw},      {"scaled", &h.scaled},     {"masked", &h.masked},
+      {"weights", &h.weights}, {"output", &h.output}};
+  std::string csv = "matrix,row,col,value\n";
+  for (const auto& [name, m] : matrices)
+    for (int r = 0; r < m->rows(); ++r)
+      for (int c = 0; c < m->cols(); ++c)
+        csv += std::string(name) + "," + std::to_string(r) + "," + std::to_string(c) + "," +
+               csv_number((*m)(r, c)) + "\n";
+  return csv;
+}
+
+std::string state_json(const lab::Lab& lab) {
+  nlohmann::json state = nlohmann::json::object();
+  for (const auto& [key, value] : fragment_pairs(lab::to_fragment(lab.state(), true))) state[key] = value;
+  const nlohmann::json out{{"fragment", lab::to_fragment(lab.state())},
+                           {"state", std::move(state)},
+                           {"trace", nlohmann::json::parse(lab.trace_json())}};
+  return out.dump(2) + "\n";
+}
+
+std::string embed_code(const lab::State& state) {
+  std::string line = "<attention-lab";
+  for (const auto& [key, value] : fragment_pairs(lab::to_fragment(state)))
+    if (key != "theme") line += " " + key + "=\"" + html_attribute(value) + "\"";
+  line += " theme=\"" + html_attribute(state.theme) + "\"></attention-lab>";
+  return line;
+}
+
+// [SECTION] running an export --------------------------------------------------------------
+
+void run_export(const lab::Lab& lab, Ui& ui, ExportKind kind) {
+  ExportFile file;
+  switch (kind) {
+    case ExportKind::png: {
+      HeatmapView* view = shown_heatmap(lab, ui);
+      if (!view || !view->snapshot(file.rgba, file.width, file.height)) {
+        ui.export_message = "No heatmap on screen to export in this view.";
+        return;
+      }
+      const lab::State& s = lab.state();
+      file.name = "attention-lab-" + std::string(s.view == "compare" ? "compare" : lab::step_name(s.step)) + ".png";
+      file.mime = "image/png";
+      break;
+    }
+    case ExportKind::csv:
+      file = {"attention-lab-matrices.csv", "text/csv", matrices_csv(lab)};
+      break;
+    case ExportKind::json:
+      file = {"attention-lab.json", "application/json", state_json(lab)};
+      break;
+    case ExportKind::embed:
+      ui.export_message = ui.copy ? ui.copy(embed_code(lab.state())) : "";
+      return;
+  }
+  ui.export_message = ui.save ? ui.save(file) : "";
+}
+
+// [SECTION] the Export menu -----------------------------------------------------------------
+
+float export_button_width() {
+  return ImGui::CalcTextSize("Export ▾").x + ImGui::GetStyle().FramePadding.x * 2;
+}
+
+void export_menu(const lab::Lab& lab, Ui& ui) {
+  if (ImGui::Button("Export ▾")) {
+    ui.export_message.clear();
+    ImGui::OpenPopup("export");
+  }
+  if (!ImGui::BeginPopup("export")) return;
+  const float scale = ImGui::GetFontSize() / 16.0f;
+  const lab::State& s = lab.state();
+  const std::string png = s.view == "compare" ? "Heatmap in use (PNG)"
+                                              : "Heatmap of stage " + std::to_string(int(s.step) + 1) + " (PNG)";
+  if (ImGui::Selectable(png.c_str(), false, ImGuiSelectableFlags_DontClosePopups)) run_export(lab, ui, ExportKind::png);
+  if (ImGui::Selectable("Matrices Q K V, scores, weights, output (CSV)", false, ImGuiSelectableFlags_DontClosePopups))
+    run_export(lab, ui, ExportKind::csv);
+  if (ImGui::Selectable("State and trace (JSON)", false, ImGuiSelectableFlags_DontClosePopups))
+    run_export(lab, ui, ExportKind::json);
+  ImGui::Separator();
+  if (ImGui::Selectable("Copy embed code", false, ImGuiSelectableFlags_DontClosePopups))
+    run_export(lab, ui, ExportKind::embed);
+  // The line itself, selectable: where the clipboard is refused it can be copied by hand.
+  std::string code = embed_code(s);
+  ImGui::PushFont(fonts().mono);
+  ImGui::InputTextMultiline("##embed", code.data(), code.size() + 1, ImVec2(420 * scale, ImGui::GetTextLineHeight() * 4),
+                            ImGuiInputTextFlags_ReadOnly);
+  ImGui::PopFont();
+  ImGui::TextColored(palette().muted_text, "Add <script src=\".../embed.js\"></script> once per page.");
+  if (!ui.export_message.empty()) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 420 * scale);
+    ImGui::TextUnformatted(ui.export_message.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::EndPopup();
+}
+
+}  // namespace ui

@@ -1,0 +1,45 @@
+// Export of what is on screen: the current stage's heatmap as PNG, the shown head's matrices
+// as CSV, the state and trace as JSON, and the <attention-lab …> line that embeds it.
+// The files are built here; the app delivers them (a file beside the working directory
+// natively, a download in the browser) through Ui::save and Ui::copy.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lab.h"
+
+namespace ui {
+
+struct Ui;
+
+enum class ExportKind { png, csv, json, embed };
+
+struct ExportFile {
+  std::string name;  // suggested file name, e.g. "attention-lab-softmax.png"
+  std::string mime;
+  std::string text;                  // csv and json
+  std::vector<unsigned char> rgba;   // png: width × height pixels, top row first
+  int width = 0, height = 0;
+};
+
+// Every matrix of the shown head in long form, one value per line:
+// "matrix,row,col,value" with matrix in q, k, v, scores, scaled, masked, weights, output
+// (scores = QKᵀ, masked = scaled + mask, −∞ written "-inf"), values exact to float precision.
+std::string matrices_csv(const lab::Lab& lab);
+// {"fragment": the state's short fragment, "state": every key (as attentionLab.getState()),
+//  "trace": the computation in the contract's response format (as attentionLab.trace())}.
+std::string state_json(const lab::Lab& lab);
+// <attention-lab preset="…" step="…" theme="…"></attention-lab>: the state's fragment keys
+// as attributes (lab::to_fragment is the one serialiser), the theme always, so the embed
+// looks like the screen whatever the host's preference.
+std::string embed_code(const lab::State& state);
+
+// Builds the file (the PNG from the heatmap of the current stage as last painted) and hands
+// it to ui.save or ui.copy; the message they return is shown in the Export menu.
+void run_export(const lab::Lab& lab, Ui& ui, ExportKind kind);
+// The header's "Export" button (its width, to lay out the header) and its menu.
+float export_button_width();
+void export_menu(const lab::Lab& lab, Ui& ui);
+
+}  // namespace ui
