@@ -70,7 +70,9 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
     ImGui::SameLine(0, style.ItemSpacing.x * 2);
     ImGui::TextColored(palette().muted_text, "%s", formula);
   }
-  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), buttons_x));
+  // The buttons at the right of the title line, or on a line of their own where they would
+  // cover the title (a narrow embed).
+  if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + style.ItemSpacing.x <= buttons_x) ImGui::SameLine(buttons_x);
   export_menu(lab, ui);
   ImGui::SameLine();
   view_selector(s, next, view_w);
