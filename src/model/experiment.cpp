@@ -1,5 +1,6 @@
 #include "experiment.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -20,13 +21,16 @@ std::string exact(float x) {  // every bit of the float: nearby multipliers are 
   return text;
 }
 
+// Keys per tile: the state's, at most n (a short sequence is one tile).
+int tile_of(const State& s) { return std::min(s.tile, s.nq); }
+
 // The parameters each view reads, as text: equal keys compute equal data.
 std::string parameters(const State& s) {
   const std::string seed = "&seed=" + std::to_string(s.seed);
   if (s.view == "scaling") return "scaling&dk=" + std::to_string(s.dk) + seed;
   if (s.view == "gradients") return "gradients&mult=" + exact(s.mult) + "&row=" + std::to_string(s.row) + seed;
   if (s.view == "pitfalls" || s.view == "stability") return s.view + seed;  // the pitfall shown is a view choice
-  if (s.view == "tiling") return "tiling&n=" + std::to_string(s.nq) + "&tile=" + std::to_string(s.tile) + seed;
+  if (s.view == "tiling") return "tiling&n=" + std::to_string(s.nq) + "&tile=" + std::to_string(tile_of(s)) + seed;
   if (s.view == "heads")
     return "heads&h=" + std::to_string(s.heads) + "&kv=" + std::to_string(s.kv_heads) + "&nq=" + std::to_string(s.nq) +
            "&nk=" + std::to_string(s.nk) + "&dk=" + std::to_string(s.dk) + "&dv=" + std::to_string(s.dv) + seed;
@@ -46,7 +50,7 @@ experiments::ExperimentData compute(const State& s) {
     if (s.nq > kTilingViewMaxN)
       throw std::invalid_argument("the tiling view walks at most " + std::to_string(kTilingViewMaxN) + " queries (n=" +
                                   std::to_string(s.nq) + ")");
-    return experiments::tiling(s.nq, s.tile, s.seed);
+    return experiments::tiling(s.nq, tile_of(s), s.seed);
   }
   return experiments::heads(s.heads, s.kv_heads, s.nq, s.nk, s.dk, s.dv, s.seed);
 }

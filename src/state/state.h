@@ -62,7 +62,7 @@ struct State {
   float mult = 1.0f;                  // gradients: the scale is mult / √d_k
   int row = 0;                        // gradients: the query row whose softmax Jacobian is shown
   std::string pitfall = "no_scaling";  // pitfalls: the mistake shown beside the right result
-  int tile = 4;                       // tiling: keys per tile (queries and keys: n)
+  int tile = 4;                       // tiling: keys per tile, at most n (queries and keys: n)
   int heads = 4, kv_heads = 2;        // heads: query heads and K/V heads (grouped-query when fewer)
 
   int batches() const { return pad.empty() ? 1 : int(pad.size()); }

@@ -21,7 +21,7 @@ void tiling(const lab::Lab& lab, lab::State& next, Ui& ui) {
          "After the last tile o / l equals the reference, and the n × n score matrix never exists.");
   int n = d.n, tile = d.tile;
   ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.4f, 240 * scale));
-  if (ImGui::SliderInt("n (queries = keys)", &n, 1, 64)) next.nq = next.nk = n, next.tile = std::min(tile, n);
+  if (ImGui::SliderInt("n (queries = keys)", &n, 1, 64)) next.nq = next.nk = n;
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.4f, 200 * scale));
   if (ImGui::SliderInt("keys per tile", &tile, 1, d.n)) next.tile = tile;
@@ -29,6 +29,7 @@ void tiling(const lab::Lab& lab, lab::State& next, Ui& ui) {
   std::snprintf(text, sizeof text, "%d tiles; d_k = d_v = %d, scale 1/√d_k, seed %u. Selected query: q%d (click a row).",
                 w.tiles, d.dk, d.seed, lab.state().query);
   notice(text);
+  if (w.tiles == 1) notice("All the keys fit in one tile here: raise n or lower the keys per tile to see the rescaling.");
 
   Grid grid(3, 260);
   const float h = std::clamp(grid.width() * 0.9f, 200 * scale, 420 * scale) / scale;
