@@ -102,6 +102,15 @@ void plot(const char* id, const PlotSpec& spec, const std::vector<PlotSeries>& s
   ay.log = spec.log_y;
   ax.lo = spec.x_min, ax.hi = spec.x_max, ay.lo = spec.y_min, ay.hi = spec.y_max;
   data_range(series, true, ax.log, ax.lo, ax.hi);
+  // Bars are centred on their x: half a bar's slot of room at each end keeps the outer ones whole.
+  std::size_t bars = 0;
+  for (const PlotSeries& s : series)
+    if (s.kind == PlotSeries::Kind::bars) bars = std::max(bars, s.x.size());
+  if (bars > 1 && !ax.log) {
+    const double half = (ax.hi - ax.lo) / double(bars - 1) * 0.5;
+    if (std::isnan(spec.x_min)) ax.lo -= half;
+    if (std::isnan(spec.x_max)) ax.hi += half;
+  }
   if (std::isnan(spec.y_min) && !ay.log) ay.lo = 0;
   data_range(series, false, ay.log, ay.lo, ay.hi);
   if (std::isnan(spec.y_max) && !ay.log) ay.hi += (ay.hi - ay.lo) * 0.05;  // headroom for the top point
@@ -109,10 +118,10 @@ void plot(const char* id, const PlotSpec& spec, const std::vector<PlotSeries>& s
   // Plot area: y tick labels and the rotated-free y label (above the axis) on the left.
   float tick_w = 0;
   const float total = spec.height > 0 ? spec.height * scale : ImGui::GetContentRegionAvail().y;
-  const float y_room = total - legend_h - line * 3.4f - 8 * scale;
+  const float y_room = total - legend_h - line * 4.0f - 8 * scale;
   for (double v : ticks(ay, false, y_room, line * 2.2f))
     tick_w = std::max(tick_w, ImGui::CalcTextSize(tick_text(v, ay.log).c_str()).x);
-  const ImVec2 p0(top_left.x + tick_w + 8 * scale, top_left.y + line * 1.3f);
+  const ImVec2 p0(top_left.x + tick_w + 8 * scale, top_left.y + line * 1.9f);
   const ImVec2 p1(top_left.x + width - 8 * scale, p0.y + std::max(y_room, 40 * scale));
   ax.p0 = p0.x, ax.p1 = p1.x;
   ay.p0 = p1.y, ay.p1 = p0.y;

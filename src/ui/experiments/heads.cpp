@@ -82,8 +82,9 @@ void heads(const lab::Lab& lab, lab::State& next, Ui& ui) {
 
   // One card per head, its border in its K/V group's colour.
   Grid grid(int(d.heads.size()), 200);
-  const float hh = std::clamp(grid.width() * float(s.nq) / float(std::max(s.nq, s.nk)) + 60 * scale, 150 * scale,
-                              360 * scale) / scale;
+  // As tall as the matrix at the cell size the card's width allows (HeatmapView caps cells at 56).
+  const float cell = std::min((grid.width() - 70 * scale) / float(s.nk), 56 * scale);
+  const float hh = std::max(cell * float(s.nq) + ImGui::GetTextLineHeight() * 3.4f, 110 * scale) / scale;
   for (const experiments::HeadView& v : d.heads) {
     const std::string id = "head " + std::to_string(v.head);
     ImGui::PushStyleColor(ImGuiCol_Border, ImGui::ColorConvertU32ToFloat4(plot_colour(v.kv_head)));
