@@ -12,12 +12,13 @@
 //      start: o = 0 (written straight into `out`), m = −∞, l = 0
 //   for each key tile that causality leaves visible to some row of the block:
 //     2. pack the tile of K transposed, so scores come out as rows of vectors
-//     3. S = Q_block · K_tileᵀ                      (rows × keys, register-blocked)
+//     3. S = Q_block · K_tileᵀ                      (rows × keys, register-blocked),
+//        with each row's maximum taken while the scores are still in registers
 //     4. online softmax on S: mask, new max, P = 2^(S − m'), l, rescale o
 //     5. o += P · V_tile                            (rows × d_v, register-blocked)
 //   6. o /= l
 // Extra memory: the packed queries (rows × d_k), the packed tile (d_k × keys), the block's
-// S/P (rows × keys), m and l.
+// S/P (rows × keys), m, l and the per-lane row maxima (rows × lanes).
 #include "tiled.h"
 
 #include <algorithm>
@@ -107,9 +108,11 @@ void pack_k_transposed(const float* K, int dk, int nj, int width, float* kt) {
 // [SECTION] Step 3: S = Q · Kᵀ ---------------------------------------------------------------
 // R rows of one packed query group against kCols columns of the packed tile; s has stride
 // kLdS. Each step over d broadcasts one q value per row and multiplies it into two key
-// vectors.
+// vectors. mx (R × kLanes) gets each row's maximum per lane, so step 4 needs no pass of its
+// own over the scores to find it (+1% in V8).
 template <int R>
-void scores_block(const float* qg, int dk, const float* kt, int width, float* s) {
+void scores_block(const float* qg, int dk, const float* kt, int width, float* s, float* mx) {
+  for (int r = 0; r < R; ++r) simd::store(mx + r * kLanes, simd::splat(kNegInf));
   for (int j = 0; j < width; j += kCols) {
     vf acc[R][2];
     for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = simd::splat(0.0f);
@@ -126,13 +129,16 @@ void scores_block(const float* qg, int dk, const float* kt, int width, float* s)
     for (int r = 0; r < R; ++r) {
       simd::store(s + r * kLdS + j, acc[r][0]);
       simd::store(s + r * kLdS + j + kLanes, acc[r][1]);
+      float* row_max = mx + r * kLanes;
+      simd::store(row_max, simd::max(simd::load(row_max), simd::max(acc[r][0], acc[r][1])));
     }
   }
 }
 
-void scores(const float* qp, int rows, int dk, const float* kt, int width, float* s) {
+void scores(const float* qp, int rows, int dk, const float* kt, int width, float* s, float* mx) {
   for_row_blocks(rows, [&](int r, auto R) {
-    scores_block<decltype(R)::value>(qp + std::size_t(r) * dk, dk, kt, width, s + std::size_t(r) * kLdS);
+    scores_block<decltype(R)::value>(qp + std::size_t(r) * dk, dk, kt, width, s + std::size_t(r) * kLdS,
+                                     mx + r * kLanes);
   });
 }
 
@@ -190,14 +196,13 @@ struct RowMask {
 
 constexpr float kLog2e = 1.44269504088896341f;
 
-// s holds `width` scaled scores in base 2 (width a multiple of kLanes); keys [live, width)
-// are blocked (causal, or padding past the tile). Turns s into the tile's probabilities
-// 2^(s2 − m2') and updates the row's m2, l and o (dv floats).
-void softmax_row(float* s, int width, int live, const RowMask& mask, int j0, float& m, float& l, float* o,
-                 int dv) {
-  vf vmax = simd::splat(kNegInf);
-  for (int j = 0; j < width; j += kLanes) vmax = simd::max(vmax, simd::load(s + j));
-  float row_max = simd::hmax(vmax);
+// s holds `width` scaled scores in base 2 (width a multiple of kLanes), lane_max their
+// maximum per lane (from step 3); keys [live, width) are blocked (causal, or padding past the
+// tile). Turns s into the tile's probabilities 2^(s2 − m2') and updates the row's m2, l and
+// o (dv floats).
+void softmax_row(float* s, int width, int live, const float* lane_max, const RowMask& mask, int j0, float& m,
+                 float& l, float* o, int dv) {
+  float row_max = simd::hmax(simd::load(lane_max));
   // Masks, causal cuts and padding are the uncommon path: scalar, then the maximum again.
   if (mask.kind != Mask::Kind::none || live < width) {
     if (mask.kind == Mask::Kind::additive)
@@ -253,6 +258,7 @@ struct QueryBlock {
   float* l;         // (rows) running sums
   float* kt;        // (dk, tile_k) packed K tile
   float* sp;        // (rows, kLdS) S, then P
+  float* mx;        // (rows, kLanes) S's row maxima per lane
   int tile_k;
 };
 
@@ -266,14 +272,13 @@ struct QueryBlock {
   // 2. Pack K[j0 .. j0+nj)ᵀ.                                         kt: (dk, width)
   pack_k_transposed(K + std::size_t(j0) * s.dk, s.dk, nj, width, blk.kt);
   // 3. Scores (base 2) of the block against the tile.                 sp: (rows, width)
-  scores(blk.qp, blk.rows, s.dk, blk.kt, width, blk.sp);
+  scores(blk.qp, blk.rows, s.dk, blk.kt, width, blk.sp, blk.mx);
   // 4. Online softmax, row by row: sp becomes P.
   for (int r = 0; r < blk.rows; ++r) {
     const int i = blk.i0 + r;
     const int live = std::clamp(causal_key_end(blk.opt.causal, i, s.nq, s.nk) - j0, 0, nj);
-    softmax_row(blk.sp + std::size_t(r) * kLdS, width, live, mask_row(blk.opt.mask, blk.b, blk.h, i), j0,
-                blk.m[r], blk.l[r],
-                blk.o + std::size_t(r) * s.dv, s.dv);
+    softmax_row(blk.sp + std::size_t(r) * kLdS, width, live, blk.mx + r * kLanes,
+                mask_row(blk.opt.mask, blk.b, blk.h, i), j0, blk.m[r], blk.l[r], blk.o + std::size_t(r) * s.dv, s.dv);
   }
   // 5. o += P · V[j0 .. j0+nj).                                       o: (rows, dv)
   accumulate(blk.sp, blk.rows, nj, V + std::size_t(j0) * s.dv, s.dv, blk.o);
@@ -287,7 +292,7 @@ void tiled_forward(const Inputs& in, const Options& opt, float* out) {
   std::vector<float> kt(std::size_t(s.dk) * tile_k);
   std::vector<float> qp(std::size_t(kQueryBlock) * s.dk);
   std::vector<float> sp(std::size_t(kQueryBlock) * kLdS);
-  std::vector<float> m(kQueryBlock), l(kQueryBlock);
+  std::vector<float> m(kQueryBlock), l(kQueryBlock), mx(kQueryBlock * kLanes);
 
   for (int b = 0; b < s.batch; ++b) {
     for (int h = 0; h < s.heads; ++h) {
@@ -300,7 +305,7 @@ void tiled_forward(const Inputs& in, const Options& opt, float* out) {
       for (int i0 = 0; i0 < s.nq; i0 += kQueryBlock) {
         const int rows = std::min(kQueryBlock, s.nq - i0);
         const QueryBlock blk{s, opt, b, h, i0, rows, qp.data(), O + std::size_t(i0) * s.dv,
-                             m.data(), l.data(), kt.data(), sp.data(), tile_k};
+                             m.data(), l.data(), kt.data(), sp.data(), mx.data(), tile_k};
         // 1. Pack the queries and start the recurrence.
         pack_queries(Q + std::size_t(i0) * s.dk, rows, s.dk, opt.scale * kLog2e, qp.data());
         std::fill(blk.o, blk.o + std::size_t(rows) * s.dv, 0.0f);
