@@ -1,9 +1,10 @@
 // The practical ceiling for the tiled kernel in WebAssembly: a plain SIMD128 matrix multiply
 // with the same 4 × 2-vector register block and instruction mix (broadcast, multiply, add) as
 // the kernel's products, but no softmax. It runs Q·Kᵀ's flops the way the kernel meets them:
-// Q (n × 64) times each 64-key slice of Kᵀ, stored slice after slice (64 × 64 each, as the
-// kernel packs its K tiles; a row stride of n would alias in L1 for powers of two), into one
-// n × 64 block that stays in cache, so it measures arithmetic, not memory traffic.
+// Q (n × 64, its rows interleaved by groups of 4 as the kernel packs its queries) times each
+// 64-key slice of Kᵀ, stored slice after slice (64 × 64 each, as the kernel packs its K
+// tiles; a row stride of n would alias in L1 for powers of two), into one n × 64 block that
+// stays in cache, so it measures arithmetic, not memory traffic.
 #include <vector>
 
 #include "simd.h"
@@ -13,7 +14,8 @@ namespace {
 using attn::simd::vf;
 using namespace attn::simd;
 
-std::vector<float> a, b, c;  // Q (n × k), Kᵀ as n / kTile slices of (k × kTile), scores (n × kTile)
+// Q as n / 4 groups of (k × 4), Kᵀ as n / kTile slices of (k × kTile), scores (n × kTile)
+std::vector<float> a, b, c;
 int N, K;
 constexpr int kTile = 64;
 
@@ -37,10 +39,11 @@ void ceiling_slice(int j0) {
       vf acc[4][2];
       for (auto& row : acc) row[0] = row[1] = splat(0.0f);
       const float* bp = &b[std::size_t(j0) * K + j];
-      for (int p = 0; p < K; ++p, bp += kTile) {
+      const float* ap = &a[std::size_t(i) * K];
+      for (int p = 0; p < K; ++p, bp += kTile, ap += 4) {
         const vf b0 = load(bp), b1 = load(bp + kLanes);
         for (int r = 0; r < 4; ++r) {
-          const vf av = load_splat(&a[std::size_t(i + r) * K + p]);
+          const vf av = load_splat(ap + r);
           acc[r][0] = madd(av, b0, acc[r][0]);
           acc[r][1] = madd(av, b1, acc[r][1]);
         }
