@@ -4,17 +4,9 @@
 // Play; theme=auto follows prefers-color-scheme live.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openLab } from './harness.mjs';
+import { labSession, openLab } from './harness.mjs';
 
-let server, browser;
-test.before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-test.after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const session = labSession();
 
 const state = page => page.evaluate(() => window.attentionLab.getState());
 // Key presses reach the app on its next frames.
@@ -60,7 +52,7 @@ async function pixel(page, x, y) {
 }
 
 test('keyboard: steps, query rows, Play, then the cells of the heatmap', async () => {
-  const { page, errors } = await openLab(browser.context, server.url, 'preset=causal-3x2&step=scores&query=0');
+  const { page, errors } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2&step=scores&query=0');
   await press(page, 'ArrowRight', 'ArrowRight', 'ArrowDown');
   assert.equal((await state(page)).step, 'mask');
   assert.equal((await state(page)).query, '1');
@@ -90,7 +82,7 @@ test('keyboard: steps, query rows, Play, then the cells of the heatmap', async (
 });
 
 test('screen readers: the table mirrors the current step\'s numbers', async () => {
-  const { page, errors } = await openLab(browser.context, server.url, 'preset=causal-3x2&step=softmax&query=2');
+  const { page, errors } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2&step=softmax&query=2');
   const trace = await page.evaluate(() => window.attentionLab.trace());
   let table = await readTable(page);
   assert.match(table.caption, /^Step 4 of 5, A = softmax\(row\): 3 × 3; selected query row/);
@@ -113,7 +105,7 @@ test('screen readers: the table mirrors the current step\'s numbers', async () =
 });
 
 test('prefers-reduced-motion: Play advances more slowly', async () => {
-  const { page, errors } = await openLab(browser.context, server.url, 'preset=causal-3x2&step=scores');
+  const { page, errors } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2&step=scores');
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await press(page, 'Space');
   await page.waitForTimeout(2500);
@@ -128,7 +120,7 @@ test('prefers-reduced-motion: Play advances more slowly', async () => {
 });
 
 test('theme=auto follows prefers-color-scheme live and stays auto in the state', async () => {
-  const { page, errors } = await openLab(browser.context, server.url, 'preset=causal-3x2&theme=auto');
+  const { page, errors } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2&theme=auto');
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.waitForTimeout(300);
   const dark = await pixel(page, 3, 3);

@@ -3,7 +3,7 @@
 // checked against computations done here, independently, in float64.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openLab } from './harness.mjs';
+import { labSession, openLab } from './harness.mjs';
 
 const VIEWS = ['scaling', 'gradients', 'pitfalls', 'stability', 'tiling', 'heads'];
 
@@ -27,19 +27,11 @@ function assertClose(actual, expected, tol, what) {
   assert.ok(Math.abs(a - expected) <= tol * Math.max(1, Math.abs(expected)), `${what}: ${a} vs ${expected}`);
 }
 
-let server, browser;
-test.before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-test.after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const session = labSession();
 
 // Opens a view by its URL and returns its experiment data; no console errors allowed.
 async function experimentAt(fragment, check) {
-  const { page, errors } = await openLab(browser.context, server.url, fragment);
+  const { page, errors } = await openLab(session.browser.context, session.server.url, fragment);
   const data = await page.evaluate(() => window.attentionLab.experiment());
   await page.waitForTimeout(200);  // a few frames of the view drawn
   assert.deepEqual(errors, [], `console errors at #${fragment}`);
@@ -48,7 +40,7 @@ async function experimentAt(fragment, check) {
 }
 
 test('every view opens through setState, with its data and the view in the URL', async () => {
-  const { page, errors } = await openLab(browser.context, server.url);
+  const { page, errors } = await openLab(session.browser.context, session.server.url);
   assert.equal(await page.evaluate(() => window.attentionLab.experiment()), null, 'the walkthrough has no experiment');
   for (const view of VIEWS) {
     await page.evaluate(v => window.attentionLab.setState({ view: v }), view);
@@ -102,7 +94,7 @@ test('scaling: measured variances near d_k and 1, normal curves, entropy and lar
 });
 
 test('gradients: the Jacobian against finite differences, dS through it, vanishing gradients', async () => {
-  const { page, errors } = await openLab(browser.context, server.url);
+  const { page, errors } = await openLab(session.browser.context, session.server.url);
   await page.evaluate(() => window.attentionLab.setState({ view: 'gradients', mult: 1, row: 3 }));
   const data = await page.evaluate(() => window.attentionLab.experiment());
   assert.equal(data.selected_query, 3);
@@ -226,7 +218,7 @@ test('heads: GQA groups, shapes, weights and the concatenated output', async () 
 });
 
 test('bad view parameters give a note; the rest still applies', async () => {
-  const { page, errors } = await openLab(browser.context, server.url, 'view=tiling&n=16&tile=0&mult=-2');
+  const { page, errors } = await openLab(session.browser.context, session.server.url, 'view=tiling&n=16&tile=0&mult=-2');
   const notes = await page.evaluate(() => document.getElementById('notes').textContent);
   assert.match(notes, /tile=0/);
   assert.match(notes, /mult=-2/);

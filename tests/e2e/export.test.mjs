@@ -4,22 +4,14 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { startServer, launchBrowser, openLab } from './harness.mjs';
+import { labSession, openLab } from './harness.mjs';
 
 const STATE = { preset: 'causal-3x2', step: 'softmax', query: 1, seed: 4, theme: 'dark', scale: 'none' };
 
-let server, browser;
-test.before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-test.after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const session = labSession();
 
 async function openWith(state) {
-  const lab = await openLab(browser.context, server.url);
+  const lab = await openLab(session.browser.context, session.server.url);
   await lab.page.evaluate(s => window.attentionLab.setState(s), state);
   return lab;
 }
@@ -96,13 +88,13 @@ test('embed code: the line reproduces the state, in a page and through embed.js'
   const attributes = [...code.matchAll(/ ([a-z]+)="([^"]*)"/g)].map(m => [m[1], m[2]]);
   const fragment = attributes.map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%2C/g, ',').replace(/%3A/g, ':')}`).join('&');
 
-  const copy = await openLab(browser.context, server.url, fragment);
+  const copy = await openLab(session.browser.context, session.server.url, fragment);
   assert.deepEqual(await copy.page.evaluate(() => window.attentionLab.getState()), expected, 'the page opened with the line\'s attributes');
   await copy.page.close();
 
   // The same line in a lesson page, through the custom element.
-  const host = await browser.context.newPage();
-  await host.goto(server.url + 'examples/minimal.html');
+  const host = await session.browser.context.newPage();
+  await host.goto(session.server.url + 'examples/minimal.html');
   const state = await host.evaluate(line => new Promise(resolve => {
     document.querySelector('attention-lab').remove();
     document.body.insertAdjacentHTML('beforeend', line);
@@ -115,7 +107,7 @@ test('embed code: the line reproduces the state, in a page and through embed.js'
 });
 
 test('Copy embed code puts the line on the clipboard and says so', async () => {
-  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await session.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: session.server.url });
   const { page, errors } = await openWith(STATE);
   await page.evaluate(() => window.attentionLab.copyEmbedCode());
   await page.waitForFunction(async () => (await navigator.clipboard.readText()) === window.attentionLab.embedCode(), null,

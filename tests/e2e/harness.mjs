@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import test from 'node:test';
 import { chromium } from 'playwright-core';
 import { serve } from '../../scripts/serve.mjs';
 
@@ -15,6 +16,22 @@ export async function startServer(dir = webDir) {
   if (!fs.existsSync(path.join(dir, 'index.html')))
     throw new Error(`${dir}/index.html not found: run ./scripts/build.sh web first`);
   return serve(dir, 0);
+}
+
+// The server and the browser a test file shares: started before its first test, stopped
+// after its last. Use as `const session = labSession();` then session.server.url and
+// session.browser.context inside the tests.
+export function labSession(options) {
+  const session = {};
+  test.before(async () => {
+    session.server = await startServer();
+    session.browser = await launchBrowser(options);
+  });
+  test.after(async () => {
+    await session.browser?.close();
+    await session.server?.close();
+  });
+  return session;
 }
 
 // A browser context with a fresh profile (playwright passes it as --user-data-dir).

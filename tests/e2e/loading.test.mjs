@@ -4,23 +4,15 @@
 // WebGL2 is missing.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openLab } from './harness.mjs';
+import { labSession, openLab } from './harness.mjs';
 
-let server, browser;
-test.before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-test.after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const session = labSession();
 
 test('first frame after navigation (printed)', async () => {
   // The best of three loads: the first also pays for the server's and the disk's cold start.
   const times = [];
   for (let i = 0; i < 3; i++) {
-    const { page } = await openLab(browser.context, server.url, 'preset=causal-3x2');
+    const { page } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2');
     times.push(await page.evaluate(() => window.attentionLab.firstFrameMs));
     await page.close();
   }
@@ -30,7 +22,7 @@ test('first frame after navigation (printed)', async () => {
 });
 
 test('without WebGL2 the page says what is missing instead of loading', async () => {
-  const page = await browser.context.newPage();
+  const page = await session.browser.context.newPage();
   await page.addInitScript(() => {
     const original = HTMLCanvasElement.prototype.getContext;
     HTMLCanvasElement.prototype.getContext = function (kind, ...rest) {
@@ -39,7 +31,7 @@ test('without WebGL2 the page says what is missing instead of loading', async ()
   });
   const requests = [];
   page.on('request', r => requests.push(r.url()));
-  await page.goto(server.url + 'index.html');
+  await page.goto(session.server.url + 'index.html');
   const status = await page.evaluate(() => ({
     hidden: document.getElementById('status').hidden,
     text: document.getElementById('status-text').textContent,

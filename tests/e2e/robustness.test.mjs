@@ -3,7 +3,7 @@
 // ignores, never show NaN, log no errors, and keep its WebAssembly heap bounded.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openLab } from './harness.mjs';
+import { labSession, openLab } from './harness.mjs';
 
 // A generous bound on heap growth across the soak, after a warm-up that fills the caches
 // (font atlas, textures): a leak of even one small allocation per change would exceed it.
@@ -13,15 +13,7 @@ const CHANGES = 3000;
 const flat = (x) => (Array.isArray(x) ? x.flatMap(flat) : [x]);
 const hasNaN = (trace) => flat([trace.output, trace.weights]).some((x) => typeof x !== 'number' || Number.isNaN(x));
 
-let server, browser;
-test.before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-test.after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const session = labSession();
 
 test('garbage links are ignored with a visible note and the page keeps working', async () => {
   const garbage = [
@@ -30,7 +22,7 @@ test('garbage links are ignored with a visible note and the page keeps working',
     'x'.repeat(100000), 'theme=dark&theme=purple&ui=tiny',
   ];
   for (const fragment of garbage) {
-    const { page, errors } = await openLab(browser.context, server.url, fragment);
+    const { page, errors } = await openLab(session.browser.context, session.server.url, fragment);
     const notes = await page.evaluate(() => document.getElementById('notes').textContent);
     assert.notEqual(notes.trim(), '', `a note for #${fragment.slice(0, 40)}`);
     const trace = await page.evaluate(() => window.attentionLab.trace());
@@ -43,7 +35,7 @@ test('garbage links are ignored with a visible note and the page keeps working',
 });
 
 test('hostile messages change nothing and break nothing', async () => {
-  const { page, errors } = await openLab(browser.context, server.url, 'preset=causal-3x2&step=mask');
+  const { page, errors } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2&step=mask');
   const before = await page.evaluate(() => window.attentionLab.getState());
   await page.evaluate(() => {
     const cyclic = {}; cyclic.self = cyclic;
@@ -64,7 +56,7 @@ test('hostile messages change nothing and break nothing', async () => {
 });
 
 test(`soak: ${CHANGES} random state changes keep the trace right and the heap bounded`, async () => {
-  const { page, errors } = await openLab(browser.context, server.url, 'preset=causal-3x2');
+  const { page, errors } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2');
   const result = await page.evaluate(async ({ changes }) => {
     const lab = window.attentionLab;
     let seed = 12345;  // a fixed pseudo-random sequence, so a failure can be replayed

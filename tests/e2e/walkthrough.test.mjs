@@ -2,7 +2,7 @@
 // page API of docs/embed.md and through real keyboard and mouse input.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openLab } from './harness.mjs';
+import { labSession, openLab } from './harness.mjs';
 
 const PRESETS = ['causal-3x2', 'saturation', 'random', 'cross', 'padding'];
 
@@ -30,18 +30,10 @@ function assertClose(actual, expected, tol, what) {
 // Every row of a (possibly batched) weights tensor: the leaves' parents.
 function rows(t) { return Array.isArray(t[0]) ? t.flatMap(rows) : [t]; }
 
-let server, browser;
-test.before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-test.after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const session = labSession();
 
 test('the page becomes ready with WebGL2 and no console errors', async () => {
-  const { page, errors } = await openLab(browser.context, server.url);
+  const { page, errors } = await openLab(session.browser.context, session.server.url);
   const webgl2 = await page.evaluate(() => !!document.getElementById('canvas').getContext('webgl2'));
   assert.ok(webgl2, 'the canvas has a WebGL2 context');
   const hidden = await page.evaluate(() => document.getElementById('status').hidden);
@@ -52,7 +44,7 @@ test('the page becomes ready with WebGL2 and no console errors', async () => {
 });
 
 test('causal-3x2: weights and output match an independent float64 computation', async () => {
-  const { page, errors } = await openLab(browser.context, server.url, 'preset=causal-3x2');
+  const { page, errors } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2');
   const trace = await page.evaluate(() => window.attentionLab.trace());
   const x = [[1, 0], [2, 0], [3, 0]];
   const expected = attention(x, x, x, 1 / Math.sqrt(2), true);
@@ -68,7 +60,7 @@ test('causal-3x2: weights and output match an independent float64 computation', 
 });
 
 test('every preset loads, computes, and its rows of weights sum to 1', async () => {
-  const { page, errors } = await openLab(browser.context, server.url);
+  const { page, errors } = await openLab(session.browser.context, session.server.url);
   for (const preset of PRESETS) {
     await page.evaluate(p => window.attentionLab.setState({ preset: p }), preset);
     const state = await page.evaluate(() => window.attentionLab.getState());
@@ -83,7 +75,7 @@ test('every preset loads, computes, and its rows of weights sum to 1', async () 
   }
   // Opening each preset's link directly gives the same state.
   for (const preset of PRESETS) {
-    const other = await openLab(browser.context, server.url, `preset=${preset}`);
+    const other = await openLab(session.browser.context, session.server.url, `preset=${preset}`);
     assert.equal((await other.page.evaluate(() => window.attentionLab.getState())).preset, preset);
     assert.deepEqual(other.errors, []);
     await other.page.close();
@@ -97,7 +89,7 @@ test('every preset loads, computes, and its rows of weights sum to 1', async () 
 });
 
 test('the URL fragment follows the state and reproduces it', async () => {
-  const { page } = await openLab(browser.context, server.url, 'preset=cross');
+  const { page } = await openLab(session.browser.context, session.server.url, 'preset=cross');
   const changes = [];
   await page.exposeFunction('recordChange', s => changes.push(s));
   await page.evaluate(() => window.attentionLab.on('change', s => window.recordChange(s)));
@@ -110,7 +102,7 @@ test('the URL fragment follows the state and reproduces it', async () => {
   const before = await page.evaluate(() => window.attentionLab.getState());
   const traceBefore = await page.evaluate(() => window.attentionLab.trace());
 
-  const again = await openLab(browser.context, server.url, hash.slice(1));
+  const again = await openLab(session.browser.context, session.server.url, hash.slice(1));
   assert.deepEqual(await again.page.evaluate(() => window.attentionLab.getState()), before);
   assert.deepEqual(await again.page.evaluate(() => window.attentionLab.trace()), traceBefore);
   await again.page.close();
@@ -118,7 +110,7 @@ test('the URL fragment follows the state and reproduces it', async () => {
 });
 
 test('keyboard: → and ← step through the stages, ↓ selects the next query', async () => {
-  const { page } = await openLab(browser.context, server.url, 'preset=random&step=scores&query=0');
+  const { page } = await openLab(session.browser.context, session.server.url, 'preset=random&step=scores&query=0');
   await page.keyboard.press('ArrowRight');
   await page.waitForTimeout(150);
   assert.equal((await page.evaluate(() => window.attentionLab.getState())).step, 'scale');
@@ -133,7 +125,7 @@ test('keyboard: → and ← step through the stages, ↓ selects the next query'
 });
 
 test('mouse: clicking Next and clicking a heatmap cell', async () => {
-  const { page } = await openLab(browser.context, server.url, 'preset=causal-3x2&step=softmax&query=2');
+  const { page } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2&step=softmax&query=2');
   // "Next →" in the header (1280 × 800 layout).
   await page.mouse.click(217, 59);
   await page.waitForTimeout(150);
@@ -148,7 +140,7 @@ test('mouse: clicking Next and clicking a heatmap cell', async () => {
 });
 
 test('mouse: painting a cell of the mask removes that key', async () => {
-  const { page } = await openLab(browser.context, server.url, 'preset=causal-3x2&step=mask&query=2');
+  const { page } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2&step=mask&query=2');
   await page.mouse.click(41, 549);  // "paint: click cells of stage 3"
   await page.waitForTimeout(150);
   await page.mouse.click(353, 473);  // stage 3, row q2, column k0
@@ -162,7 +154,7 @@ test('mouse: painting a cell of the mask removes that key', async () => {
 });
 
 test('bad fragment values are ignored with a visible note; the rest applies', async () => {
-  const { page, errors } = await openLab(browser.context, server.url,
+  const { page, errors } = await openLab(session.browser.context, session.server.url,
                                          'preset=causal-3x2&step=sideways&colour=red&n=0&theme=dark');
   const state = await page.evaluate(() => window.attentionLab.getState());
   assert.equal(state.step, 'scores');
