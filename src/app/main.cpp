@@ -193,7 +193,13 @@ void lab_set_state_json(const char* json, int message) {
 }
 // Bytes of the WebAssembly heap in use (malloc'ed), so tests can see that thousands of
 // state changes leave it bounded.
-unsigned long lab_memory_bytes() { return (unsigned long)mallinfo().uordblks; }
+unsigned long lab_memory_bytes() {
+#ifdef __EMSCRIPTEN__
+  return (unsigned long)mallinfo().uordblks;
+#else
+  return (unsigned long)mallinfo2().uordblks;  // glibc deprecates mallinfo()
+#endif
+}
 // The current computation in the contract's response format (docs/contract.md).
 const char* lab_trace() {
   static std::string text;

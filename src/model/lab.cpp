@@ -115,16 +115,7 @@ void Lab::recompute() {
   k_ = per_batch(flat_k_, b, s.nk, s.dk);
   v_ = per_batch(flat_v_, b, s.nk, s.dv);
   options_ = options_for(scale_of(s.scale));
-  attn::Inputs in;
-  in.shape.batch = b;
-  in.shape.nq = s.nq;
-  in.shape.nk = s.nk;
-  in.shape.dk = s.dk;
-  in.shape.dv = s.dv;
-  in.q = flat_q_.data();
-  in.k = flat_k_.data();
-  in.v = flat_v_.data();
-  trace_ = attn::reference_forward(in, options_);
+  trace_ = attn::reference_forward(inputs(), options_);
   ++computations_;
 }
 
@@ -194,22 +185,25 @@ std::string Lab::trace_json() const {
   return attn::io::compute_json(request.dump());
 }
 
+attn::Inputs Lab::inputs() const {
+  attn::Inputs in;
+  in.shape.batch = state_.batches();
+  in.shape.nq = state_.nq;
+  in.shape.nk = state_.nk;
+  in.shape.dk = state_.dk;
+  in.shape.dv = state_.dv;
+  in.q = flat_q_.data();
+  in.k = flat_k_.data();
+  in.v = flat_v_.data();
+  return in;
+}
+
 const attn::Matrix& Lab::weights_with_scale(float scale) const {
   for (const ScaledWeights& w : scaled_weights_)
     if (w.version == version() && w.scale == scale) return w.weights;
   if (!scaled_weights_.empty() && scaled_weights_.front().version != version()) scaled_weights_.clear();
-  const State& s = state_;
-  attn::Inputs in;
-  in.shape.batch = s.batches();
-  in.shape.nq = s.nq;
-  in.shape.nk = s.nk;
-  in.shape.dk = s.dk;
-  in.shape.dv = s.dv;
-  in.q = flat_q_.data();
-  in.k = flat_k_.data();
-  in.v = flat_v_.data();
-  const attn::Trace t = attn::reference_forward(in, options_for(scale));
-  scaled_weights_.push_back({version(), scale, t.at(s.batch, 0).weights});
+  const attn::Trace t = attn::reference_forward(inputs(), options_for(scale));
+  scaled_weights_.push_back({version(), scale, t.at(state_.batch, 0).weights});
   return scaled_weights_.back().weights;
 }
 

@@ -62,6 +62,8 @@ class Lab {
  private:
   void recompute();
   attn::Options options_for(float scale) const;
+  // The kernel's view of the current matrices (every sequence of the batch).
+  attn::Inputs inputs() const;
 
   State state_;
   bool changed_ = true;
