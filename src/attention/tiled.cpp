@@ -117,8 +117,8 @@ void scores_block(const float* qg, int dk, const float* kt, int width, float* s,
     vf acc[R][2];
     for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = simd::splat(0.0f);
     const float* kcol = kt + j;
-    const float* qd = qg;
-    for (int d = 0; d < dk; ++d, kcol += width, qd += kRows) {
+    // The loop runs on its pointers (no separate counter): one instruction fewer per step.
+    for (const float *qd = qg, *qend = qg + dk * kRows; qd != qend; qd += kRows, kcol += width) {
       const vf k0 = simd::load(kcol), k1 = simd::load(kcol + kLanes);
       for (int r = 0; r < R; ++r) {
         const vf qv = simd::load_splat(qd + r);
@@ -156,8 +156,7 @@ void accumulate_block(const float* p, int nj, const float* V, int dv, float* o) 
       acc[r][1] = simd::load(o + std::size_t(r) * dv + c + kLanes);
     }
     const float* vrow = V + c;
-    const float* pj = p;
-    for (int j = 0; j < nj; ++j, vrow += dv, ++pj) {
+    for (const float *pj = p, *pend = p + nj; pj != pend; ++pj, vrow += dv) {  // as in step 3
       const vf v0 = simd::load(vrow), v1 = simd::load(vrow + kLanes);
       for (int r = 0; r < R; ++r) {
         const vf pv = simd::load_splat(pj + r * kLdS);
