@@ -41,8 +41,7 @@ ImVec4 with_alpha(ImVec4 c, float a) {
   return c;
 }
 
-}  // namespace
-
+// The symmetric range ±max|x| over finite values (a diverging map centred on zero).
 float symmetric_bound(const attn::Matrix& m) {
   float bound = 0;
   for (int i = 0; i < m.size(); ++i)
@@ -50,9 +49,20 @@ float symmetric_bound(const attn::Matrix& m) {
   return bound > 0 ? bound : 1.0f;
 }
 
-HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& spec) {
+}  // namespace
+
+HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
   HeatmapHit hit;
-  const attn::Matrix& m = *spec.values;
+  const attn::Matrix& m = *given.values;
+  HeatmapSpec spec = given;
+  if (spec.map == render::Colormap::diverging) {
+    if (spec.version != bound_version_) {
+      bound_ = symmetric_bound(m);
+      bound_version_ = spec.version;
+    }
+    spec.lo = -bound_;
+    spec.hi = bound_;
+  }
   const int rows = int(m.rows()), cols = int(m.cols());
   if (rows != rows_ || cols != cols_) view_ = {0, 0, float(cols), float(rows)};
   rows_ = rows;

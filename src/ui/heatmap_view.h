@@ -16,6 +16,8 @@ namespace ui {
 struct HeatmapSpec {
   const attn::Matrix* values = nullptr;
   std::uint64_t version = 0;  // changes whenever *values does
+  // A sequential map spans lo … hi; a diverging one is always centred on zero over
+  // ±max|x| of the finite values, measured once per version (not every frame).
   render::Colormap map = render::Colormap::sequential;
   float lo = 0, hi = 1;
   std::function<std::string(int)> row_label, col_label;
@@ -42,9 +44,8 @@ class HeatmapView {
   render::Heatmap legend_;
   render::CellRect view_;
   int rows_ = 0, cols_ = 0;
+  float bound_ = 1;                        // the diverging range's half-width
+  std::uint64_t bound_version_ = ~0ull;    // the values' version it was measured on
 };
-
-// The symmetric range ±max|x| over finite values (a diverging map centred on zero).
-float symmetric_bound(const attn::Matrix& m);
 
 }  // namespace ui

@@ -14,22 +14,18 @@ namespace {
 
 struct Stage {
   const attn::Matrix* values;
-  render::Colormap map;
-  float lo, hi;
+  render::Colormap map;   // weights: sequential over 0 … 1; the rest diverging around 0
   bool columns_are_keys;  // false for the output, whose columns are d_v
 };
 
 Stage stage_data(const lab::Lab& lab, lab::Step step) {
   const attn::HeadTrace& h = lab.head();
-  auto diverging = [](const attn::Matrix& m) {
-    const float b = symmetric_bound(m);
-    return Stage{&m, render::Colormap::diverging, -b, b, true};
-  };
+  auto diverging = [](const attn::Matrix& m) { return Stage{&m, render::Colormap::diverging, true}; };
   switch (step) {
     case lab::Step::scores: return diverging(h.raw);
     case lab::Step::scale: return diverging(h.scaled);
     case lab::Step::mask: return diverging(h.masked);
-    case lab::Step::softmax: return {&h.weights, render::Colormap::sequential, 0, 1, true};
+    case lab::Step::softmax: return {&h.weights, render::Colormap::sequential, true};
     case lab::Step::output: {
       Stage s = diverging(h.output);
       s.columns_are_keys = false;
@@ -84,8 +80,6 @@ void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
     spec.values = st.values;
     spec.version = lab.version();
     spec.map = st.map;
-    spec.lo = st.lo;
-    spec.hi = st.hi;
     spec.row_label = [&](int r) { return lab.query_label(r); };
     spec.col_label = st.columns_are_keys ? std::function<std::string(int)>([&](int c) { return lab.key_label(c); })
                                          : [](int c) { return "d" + std::to_string(c); };

@@ -89,14 +89,9 @@ HeatmapHit map(Ui& ui, const lab::Lab& lab, const char* id, const MapSpec& spec)
   h.values = spec.values;
   // One HeatmapView may show several matrices of one computation (the pitfalls' cases).
   h.version = lab.experiment().version() * 0x9e3779b97f4a7c15ull ^ std::uint64_t(std::uintptr_t(spec.values));
-  if (spec.diverging) {
-    h.map = render::Colormap::diverging;
-    h.hi = symmetric_bound(*spec.values);
-    h.lo = -h.hi;
-  } else {
-    h.lo = spec.lo;
-    h.hi = spec.hi;
-  }
+  h.map = spec.diverging ? render::Colormap::diverging : render::Colormap::sequential;
+  h.lo = spec.lo;
+  h.hi = spec.hi;
   h.row_label = spec.rows;
   h.col_label = spec.cols;
   h.highlight_row = spec.highlight_row;
