@@ -39,6 +39,16 @@ void notice(const char* text) {
   ImGui::PopStyleColor();
 }
 
+void plot_card(Grid& grid, const char* id, float height, const std::string& title, const std::string& note,
+               const PlotSpec& spec, const std::vector<PlotSeries>& series,
+               const std::vector<PlotMarker>& markers) {
+  grid.begin(id, height);
+  heading(title.c_str());
+  if (!note.empty()) notice(note.c_str());
+  plot(id, spec, series, markers);
+  grid.end();
+}
+
 bool parameters_ok(const lab::Lab& lab) {
   const std::string& error = lab.experiment().error();
   if (error.empty()) return true;

@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 
+#include "plot.h"
 #include "ui.h"
 
 namespace ui::exp {
@@ -36,6 +37,11 @@ class Grid {
   int per_row_ = 1, index_ = 0;
   float width_ = 0;
 };
+
+// A card of the grid holding one plot under its title and, unless empty, a muted note.
+void plot_card(Grid& grid, const char* id, float height, const std::string& title, const std::string& note,
+               const PlotSpec& spec, const std::vector<PlotSeries>& series,
+               const std::vector<PlotMarker>& markers = {});
 
 // The height of a card holding `content` unscaled pixels under `lines` lines of text.
 float card_height(float content, int lines);

@@ -83,23 +83,17 @@ void gradients(const lab::Lab& lab, lab::State& next, Ui& ui) {
     for (std::size_t r = 0; r < x.size(); ++r) y[r] = d.key_grad_norm(Eigen::Index(r), j);
     per_key.push_back({"k" + std::to_string(j), x, y, PlotSeries::Kind::line, j});
   }
-  sweep.begin("per key", card_height(270, 2));
-  heading("‖dK_j‖: the gradient reaching each key");
-  notice("Large multipliers leave most keys with almost none.");
   spec.y_label = "‖dK_j‖";
-  plot("per key", spec, per_key, here);
-  sweep.end();
-  sweep.begin("saturation", card_height(270, 2));
-  heading("Saturation and the signal through the softmax");
-  notice("Mean largest weight (1 = one-hot) beside ‖dS‖, ‖dQ‖ and ‖dK‖.");
+  plot_card(sweep, "per key", card_height(270, 2), "‖dK_j‖: the gradient reaching each key",
+            "Large multipliers leave most keys with almost none.", spec, per_key, here);
   spec.y_label = "value";
-  plot("saturation", spec,
-       {{"mean largest weight", x, d.max_weight, PlotSeries::Kind::dashed, 7},
-        {"‖dS‖", x, d.d_scores_norm, PlotSeries::Kind::line, 0, true},
-        {"‖dQ‖", x, d.d_q_norm, PlotSeries::Kind::line, 1},
-        {"‖dK‖", x, d.d_k_norm, PlotSeries::Kind::line, 2}},
-       here);
-  sweep.end();
+  plot_card(sweep, "saturation", card_height(270, 2), "Saturation and the signal through the softmax",
+            "Mean largest weight (1 = one-hot) beside ‖dS‖, ‖dQ‖ and ‖dK‖.", spec,
+            {{"mean largest weight", x, d.max_weight, PlotSeries::Kind::dashed, 7},
+             {"‖dS‖", x, d.d_scores_norm, PlotSeries::Kind::line, 0, true},
+             {"‖dQ‖", x, d.d_q_norm, PlotSeries::Kind::line, 1},
+             {"‖dK‖", x, d.d_k_norm, PlotSeries::Kind::line, 2}},
+            here);
 }
 
 }  // namespace ui::exp

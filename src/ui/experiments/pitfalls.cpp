@@ -85,14 +85,12 @@ void pitfalls(const lab::Lab& lab, lab::State& next, Ui& ui) {
   std::vector<double> queries, seen;
   for (std::size_t i = 0; i < c->future_weight.size(); ++i) queries.push_back(double(i)), seen.push_back(c->future_weight[i]);
   Grid bottom(1, 300);
-  bottom.begin("future", card_height(200, 1));
-  heading("Weight each query puts on keys after it (wrong result)");
   PlotSpec spec;
   spec.x_label = "query";
   spec.y_label = "Σ_{j > i} a_ij";
   spec.y_max = 1;
-  plot("future", spec, {{"weight on the future", queries, seen, PlotSeries::Kind::bars, 4}});
-  bottom.end();
+  plot_card(bottom, "future", card_height(200, 1), "Weight each query puts on keys after it (wrong result)", "", spec,
+            {{"weight on the future", queries, seen, PlotSeries::Kind::bars, 4}});
 }
 
 }  // namespace ui::exp

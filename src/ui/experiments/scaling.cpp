@@ -17,16 +17,12 @@ constexpr const char* kScaleLabels[] = {"no scaling", "1/√d_k", "1/d_k"};
 
 void histogram_card(Grid& grid, const char* id, const char* title, const experiments::Histogram& h,
                     const std::string& caption, const std::string& curve, const char* x_label, float height) {
-  grid.begin(id, height);
-  heading(title);
-  notice(caption.c_str());
   PlotSpec spec;
   spec.x_label = x_label;
   spec.y_label = "density";
-  plot("histogram", spec,
-       {{"measured", doubles(h.centres), h.density, PlotSeries::Kind::bars, 0},
-        {curve, doubles(h.centres), h.normal_density, PlotSeries::Kind::line, 1}});
-  grid.end();
+  plot_card(grid, id, height, title, caption, spec,
+            {{"measured", doubles(h.centres), h.density, PlotSeries::Kind::bars, 0},
+             {curve, doubles(h.centres), h.normal_density, PlotSeries::Kind::line, 1}});
 }
 
 }  // namespace
@@ -56,16 +52,13 @@ void scaling(const lab::Lab& lab, lab::State& next, Ui&) {
   for (std::size_t j = 0; j < keys.size(); ++j) keys[j] = double(j);
   for (int m = 0; m < 3; ++m) {
     const experiments::ScaleSeries& s = d.scales[std::size_t(m)];
-    weights.begin(s.name.c_str(), card_height(170, 2));
-    heading(kScaleLabels[m]);
     const float top = *std::max_element(s.sample_weights.begin(), s.sample_weights.end());
     std::snprintf(text, sizeof text, "scale %s; query 0's largest weight %s", num(s.scale).c_str(), num(top).c_str());
-    notice(text);
     PlotSpec spec;
     spec.x_label = "key";
     spec.y_label = "weight";
-    plot("weights", spec, {{"query 0's weights", keys, doubles(s.sample_weights), PlotSeries::Kind::bars, m}});
-    weights.end();
+    plot_card(weights, s.name.c_str(), card_height(170, 2), kScaleLabels[m], text, spec,
+              {{"query 0's weights", keys, doubles(s.sample_weights), PlotSeries::Kind::bars, m}});
   }
 
   // As d_k grows: entropy and the largest weight, averaged over query rows.
@@ -81,19 +74,13 @@ void scaling(const lab::Lab& lab, lab::State& next, Ui&) {
     top.push_back({kScaleLabels[m], x, d.scales[std::size_t(m)].max_weight, PlotSeries::Kind::line, m, true});
   }
   entropy.push_back({"uniform (ln keys)", x, std::vector<double>(x.size(), d.uniform_entropy), PlotSeries::Kind::dashed, 7});
-  sweep.begin("entropy", card_height(250, 2));
-  heading("Row entropy as d_k grows");
-  notice("0 nats is one-hot; the dashed line is perfectly uniform.");
   spec.y_label = "entropy (nats)";
-  plot("entropy", spec, entropy, here);
-  sweep.end();
-  sweep.begin("max weight", card_height(250, 2));
-  heading("Largest weight as d_k grows");
-  notice("1 means the row attends to a single key.");
+  plot_card(sweep, "entropy", card_height(250, 2), "Row entropy as d_k grows",
+            "0 nats is one-hot; the dashed line is perfectly uniform.", spec, entropy, here);
   spec.y_label = "largest weight";
   spec.y_max = 1;
-  plot("max weight", spec, top, here);
-  sweep.end();
+  plot_card(sweep, "max weight", card_height(250, 2), "Largest weight as d_k grows",
+            "1 means the row attends to a single key.", spec, top, here);
 }
 
 }  // namespace ui::exp

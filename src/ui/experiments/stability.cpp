@@ -44,23 +44,16 @@ void stability(const lab::Lab& lab, lab::State&, Ui& ui) {
   }
   Grid grid(2, 380);
   const float h = card_height(280, 2);
-  grid.begin("exp", h);
-  heading("The row's largest exponential");
-  notice("Log axis; a line stops where the value is ∞.");
   PlotSpec spec;
   spec.x_label = "largest score (magnitude)";
   spec.y_label = "largest e^(…)";
   spec.log_y = true;
-  plot("exp", spec, exps, limits);
-  grid.end();
-  grid.begin("weight", h);
-  heading("The top key's weight");
-  notice("A line stops where the weight is NaN.");
+  plot_card(grid, "exp", h, "The row's largest exponential", "Log axis; a line stops where the value is ∞.", spec,
+            exps, limits);
   spec.y_label = "weight";
   spec.log_y = false;
   spec.y_max = 1.05;
-  plot("weight", spec, tops, limits);
-  grid.end();
+  plot_card(grid, "weight", h, "The top key's weight", "A line stops where the weight is NaN.", spec, tops, limits);
 
   // The measured thresholds, beside the formats' limits.
   if (ImGui::BeginTable("thresholds", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {

@@ -75,26 +75,20 @@ void tiling(const lab::Lab& lab, lab::State& next, Ui& ui) {
     sum.push_back(w.running_sum(q, t));
   }
   Grid row(2, 380);
-  row.begin("row max", card_height(240, 1));
-  std::snprintf(text, sizeof text, "Query q%d: maxima and rescale per tile", q);
-  heading(text);
+  const std::string query = "Query q" + std::to_string(q);
   PlotSpec spec;
   spec.x_label = "tile";
   spec.y_label = "score";
   spec.y_min = std::min({*std::min_element(tile_max.begin(), tile_max.end()), 0.0});
-  plot("row max", spec,
-       {{"this tile's max", tiles, tile_max, PlotSeries::Kind::bars, 7},
-        {"running max m", tiles, running_max, PlotSeries::Kind::line, 0, true},
-        {"rescale e^(m − m')", tiles, rescale, PlotSeries::Kind::line, 1, true}});
-  row.end();
-  row.begin("row sum", card_height(240, 1));
-  std::snprintf(text, sizeof text, "Query q%d: running sum l per tile", q);
-  heading(text);
+  plot_card(row, "row max", card_height(240, 1), query + ": maxima and rescale per tile", "", spec,
+            {{"this tile's max", tiles, tile_max, PlotSeries::Kind::bars, 7},
+             {"running max m", tiles, running_max, PlotSeries::Kind::line, 0, true},
+             {"rescale e^(m − m')", tiles, rescale, PlotSeries::Kind::line, 1, true}});
   spec = PlotSpec();
   spec.x_label = "tile";
   spec.y_label = "l";
-  plot("row sum", spec, {{"running sum l", tiles, sum, PlotSeries::Kind::line, 2, true}});
-  row.end();
+  plot_card(row, "row sum", card_height(240, 1), query + ": running sum l per tile", "", spec,
+            {{"running sum l", tiles, sum, PlotSeries::Kind::line, 2, true}});
 
   // The result against the reference, and the memory of the two approaches.
   Grid result(3, 300);
@@ -123,20 +117,18 @@ void tiling(const lab::Lab& lab, lab::State& next, Ui& ui) {
     result.end();
   }
   Grid memory(1, 300);
-  memory.begin("memory", card_height(260, 2));
-  heading("Memory of one head as n grows");
-  notice("The score matrix needs 4n² bytes; the walk holds one K and V tile, the tile's scores and m, l, o: "
-         "independent of n.");
   spec = PlotSpec();
   spec.x_label = "sequence length n";
   spec.y_label = "bytes";
   spec.log_x = spec.log2_x = spec.log_y = true;
   const std::vector<double> x = doubles(d.memory_n);
-  plot("memory", spec,
-       {{"n × n float32 scores", x, d.score_bytes, PlotSeries::Kind::line, 4, true},
-        {"tiled working set (tile " + std::to_string(d.tile) + ")", x, d.tiled_bytes, PlotSeries::Kind::line, 0, true}},
-       {{double(d.n), "n = " + std::to_string(d.n), 7}});
-  memory.end();
+  plot_card(memory, "memory", card_height(260, 2), "Memory of one head as n grows",
+            "The score matrix needs 4n² bytes; the walk holds one K and V tile, the tile's scores and m, l, o: "
+            "independent of n.",
+            spec,
+            {{"n × n float32 scores", x, d.score_bytes, PlotSeries::Kind::line, 4, true},
+             {"tiled working set (tile " + std::to_string(d.tile) + ")", x, d.tiled_bytes, PlotSeries::Kind::line, 0, true}},
+            {{double(d.n), "n = " + std::to_string(d.n), 7}});
 }
 
 }  // namespace ui::exp
