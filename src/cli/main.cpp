@@ -1,25 +1,31 @@
-// attention-cli: one request (docs/contract.md) from a file argument or standard input,
-// one response on standard output. Exit 0 on success, 2 with an error response on bad input.
-#include <cstdio>
+// attention-cli: one request from a file argument or standard input, one response on
+// standard output. Exit 0 on success, 2 with an error response on bad input.
+//   attention-cli [FILE]         an attention request (docs/contract.md)
+//   attention-cli train [FILE]   a training request (docs/training.md)
 #include <fstream>
 #include <iostream>
 #include <iterator>
-#include <sstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "contract.h"
+#include "train_json.h"
 
 int main(int argc, char** argv) {
-  if (argc > 2 || (argc == 2 && (std::string(argv[1]) == "-h" || std::string(argv[1]) == "--help"))) {
-    std::cerr << "usage: attention-cli [request.json]   (reads standard input without a file)\n";
-    return argc > 2 ? 2 : 0;
+  const bool train = argc >= 2 && std::string(argv[1]) == "train";
+  const int first = train ? 2 : 1;  // where the file argument would be
+  const int args = argc - first;
+  if (args > 1 || (args == 1 && (std::string(argv[first]) == "-h" || std::string(argv[first]) == "--help"))) {
+    std::cerr << "usage: attention-cli [request.json]         an attention request (docs/contract.md)\n"
+                 "       attention-cli train [request.json]   a training request (docs/training.md)\n"
+                 "(standard input without a file)\n";
+    return args > 1 ? 2 : 0;
   }
   std::string text;
-  if (argc == 2 && std::string(argv[1]) != "-") {
-    std::ifstream file(argv[1], std::ios::binary);
+  if (args == 1 && std::string(argv[first]) != "-") {
+    std::ifstream file(argv[first], std::ios::binary);
     if (!file) {
-      std::cout << nlohmann::json{{"error", std::string("request: cannot read file ") + argv[1]}}.dump() << '\n';
+      std::cout << nlohmann::json{{"error", std::string("request: cannot read file ") + argv[first]}}.dump() << '\n';
       return 2;
     }
     text.assign(std::istreambuf_iterator<char>(file), {});
@@ -27,6 +33,6 @@ int main(int argc, char** argv) {
     text.assign(std::istreambuf_iterator<char>(std::cin), {});
   }
   bool ok = false;
-  std::cout << attn::io::compute_json(text, &ok) << '\n';
+  std::cout << (train ? train::train_json(text, &ok) : attn::io::compute_json(text, &ok)) << '\n';
   return ok ? 0 : 2;
 }

@@ -1,0 +1,178 @@
+#include "model.h"
+
+#include <cmath>
+
+#include "sampling.h"
+
+namespace train {
+namespace {
+
+// (B·T × H·d) with heads side by side  <->  (B, H, T, d), the kernel's layout.
+std::vector<float> to_heads(const Matrix& m, int batch, int seq, int heads, int d) {
+  std::vector<float> out(m.size());
+  for (int b = 0; b < batch; ++b)
+    for (int h = 0; h < heads; ++h)
+      for (int t = 0; t < seq; ++t)
+        for (int j = 0; j < d; ++j)
+          out[((std::size_t(b) * heads + h) * seq + t) * d + j] = m(b * seq + t, h * d + j);
+  return out;
+}
+
+Matrix from_heads(const std::vector<float>& x, int batch, int seq, int heads, int d) {
+  Matrix m(batch * seq, heads * d);
+  for (int b = 0; b < batch; ++b)
+    for (int h = 0; h < heads; ++h)
+      for (int t = 0; t < seq; ++t)
+        for (int j = 0; j < d; ++j) m(b * seq + t, h * d + j) = x[((std::size_t(b) * heads + h) * seq + t) * d + j];
+  return m;
+}
+
+Matrix normal(std::uint32_t seed, std::uint32_t stream, int rows, int cols, float std) {
+  const std::vector<float> z = experiments::standard_normal(seed, stream, std::size_t(rows) * cols);
+  return Eigen::Map<const Matrix>(z.data(), rows, cols) * std;
+}
+
+}  // namespace
+
+Params Params::zeros_like() const {
+  Params z = *this;
+  each(z, [](const std::string&, Matrix& m) { m.setZero(); });
+  return z;
+}
+
+Matrix sinusoids(int seq, int d_model) {
+  Matrix p(seq, d_model);
+  for (int t = 0; t < seq; ++t)
+    for (int j = 0; j < d_model; ++j) {
+      const double angle = t / std::pow(10000.0, double(j - j % 2) / d_model);
+      p(t, j) = float(j % 2 ? std::cos(angle) : std::sin(angle));
+    }
+  return p;
+}
+
+Params init_params(const Config& c) {
+  // One stream per tensor, so changing one size leaves the others' draws alone.
+  const int width = c.heads * c.d_k;
+  const float w = c.projection_std();
+  Params p;
+  p.embed = normal(c.seed, 10, c.vocab, c.d_model, c.init_std);
+  if (c.positions == Positions::learned) p.pos = normal(c.seed, 11, c.seq, c.d_model, c.init_std);
+  for (int l = 0; l < c.layers; ++l) {
+    const std::uint32_t s = 20 + 4 * std::uint32_t(l);
+    p.layers.push_back({normal(c.seed, s, c.d_model, width, w), normal(c.seed, s + 1, c.d_model, width, w),
+                        normal(c.seed, s + 2, c.d_model, width, w), normal(c.seed, s + 3, width, c.d_model, w)});
+  }
+  p.unembed = normal(c.seed, 12, c.d_model, c.vocab, w);
+  return p;
+}
+
+Model::Model(const Config& c) : config_(c) {
+  if (c.positions == Positions::sinusoidal) fixed_pos_ = sinusoids(c.seq, c.d_model);
+}
+
+attn::Options Model::attention_options() const {
+  attn::Options o;
+  o.scale = attn::scale_for(config_.scale, config_.d_k);
+  o.causal = config_.causal ? attn::Causal::top_left : attn::Causal::none;
+  return o;
+}
+
+attn::Shape Model::attention_shape(int batch) const {
+  attn::Shape s;
+  s.batch = batch;
+  s.heads = s.kv_heads = config_.heads;
+  s.nq = s.nk = config_.seq;
+  s.dk = s.dv = config_.d_k;
+  return s;
+}
+
+Forward Model::forward(const Params& p, const Batch& b) const {
+  const Config& c = config_;
+  const int rows = b.size * c.seq;
+  const Matrix& pos = p.pos.size() ? p.pos : fixed_pos_;
+  const attn::Shape shape = attention_shape(b.size);
+  const attn::Options options = attention_options();
+
+  Matrix x(rows, c.d_model);
+  for (int r = 0; r < rows; ++r) x.row(r) = p.embed.row(b.tokens[r]) + pos.row(r % c.seq);
+
+  Forward f;
+  for (const Layer& layer : p.layers) {
+    Forward::LayerState s;
+    s.x = x;
+    s.q = to_heads(x * layer.wq, b.size, c.seq, c.heads, c.d_k);
+    s.k = to_heads(x * layer.wk, b.size, c.seq, c.heads, c.d_k);
+    s.v = to_heads(x * layer.wv, b.size, c.seq, c.heads, c.d_k);
+    s.trace = attn::reference_forward({shape, s.q.data(), s.k.data(), s.v.data()}, options);
+    s.z = from_heads(s.trace.gather(&attn::HeadTrace::output), b.size, c.seq, c.heads, c.d_k);
+    x.noalias() += s.z * layer.wo;
+    f.layers.push_back(std::move(s));
+  }
+  f.x_out = x;
+
+  const Matrix logits = x * p.unembed;
+  f.probs.resize(rows, c.vocab);
+  for (int r = 0; r < rows; ++r) {
+    const float top = logits.row(r).maxCoeff();
+    f.probs.row(r) = (logits.row(r).array() - top).exp();
+    const float sum = f.probs.row(r).sum();
+    f.probs.row(r) /= sum;
+    const int target = b.targets[r];
+    if (target < 0) continue;
+    // −log p = log Σ e^(l − top) − (l_target − top), without rounding p first.
+    f.loss += std::log(double(sum)) - double(logits(r, target) - top);
+    ++f.scored;
+    Eigen::Index best = 0;
+    logits.row(r).maxCoeff(&best);
+    f.correct += int(best) == target;
+  }
+  if (f.scored) f.loss /= f.scored;
+  return f;
+}
+
+Params Model::backward(const Params& p, const Batch& b, const Forward& f) const {
+  const Config& c = config_;
+  const int rows = b.size * c.seq;
+  const attn::Shape shape = attention_shape(b.size);
+  const attn::Options options = attention_options();
+  Params g = p.zeros_like();
+
+  // d loss / d logits = (softmax − one-hot) / scored, on the scored rows only.
+  Matrix d_logits = Matrix::Zero(rows, c.vocab);
+  for (int r = 0; r < rows; ++r) {
+    if (b.targets[r] < 0) continue;
+    d_logits.row(r) = f.probs.row(r);
+    d_logits(r, b.targets[r]) -= 1.0f;
+  }
+  if (f.scored) d_logits /= float(f.scored);
+  g.unembed.noalias() = f.x_out.transpose() * d_logits;
+  Matrix dx = d_logits * p.unembed.transpose();
+
+  for (int l = c.layers - 1; l >= 0; --l) {
+    const Forward::LayerState& s = f.layers[l];
+    const Layer& layer = p.layers[l];
+    Layer& gl = g.layers[l];
+    gl.wo.noalias() = s.z.transpose() * dx;
+    const std::vector<float> dz = to_heads(dx * layer.wo.transpose(), b.size, c.seq, c.heads, c.d_k);
+    const attn::Gradients ag =
+        attn::reference_backward({shape, s.q.data(), s.k.data(), s.v.data()}, options, s.trace, dz.data());
+    const Matrix dq = from_heads(ag.dq, b.size, c.seq, c.heads, c.d_k);
+    const Matrix dk = from_heads(ag.dk, b.size, c.seq, c.heads, c.d_k);
+    const Matrix dv = from_heads(ag.dv, b.size, c.seq, c.heads, c.d_k);
+    gl.wq.noalias() = s.x.transpose() * dq;
+    gl.wk.noalias() = s.x.transpose() * dk;
+    gl.wv.noalias() = s.x.transpose() * dv;
+    // The residual stream passes dx through unchanged, plus what flows back through Q, K, V.
+    dx.noalias() += dq * layer.wq.transpose();
+    dx.noalias() += dk * layer.wk.transpose();
+    dx.noalias() += dv * layer.wv.transpose();
+  }
+
+  for (int r = 0; r < rows; ++r) {
+    g.embed.row(b.tokens[r]) += dx.row(r);
+    if (g.pos.size()) g.pos.row(r % c.seq) += dx.row(r);
+  }
+  return g;
+}
+
+}  // namespace train

@@ -1,0 +1,106 @@
+#include "trainer.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace train {
+namespace {
+
+// Adam (Kingma & Ba), with the usual β₁ = 0.9, β₂ = 0.999, ε = 1e-8.
+void adam_update(Params& p, Params& m, Params& v, const Params& g, float lr, int t) {
+  constexpr float b1 = 0.9f, b2 = 0.999f, eps = 1e-8f;
+  const float c1 = 1.0f - std::pow(b1, float(t)), c2 = 1.0f - std::pow(b2, float(t));
+  std::vector<Matrix*> ps, ms, vs;
+  std::vector<const Matrix*> gs;
+  Params::each(p, [&](const std::string&, Matrix& x) { ps.push_back(&x); });
+  Params::each(m, [&](const std::string&, Matrix& x) { ms.push_back(&x); });
+  Params::each(v, [&](const std::string&, Matrix& x) { vs.push_back(&x); });
+  Params::each(g, [&](const std::string&, const Matrix& x) { gs.push_back(&x); });
+  for (std::size_t i = 0; i < ps.size(); ++i) {
+    *ms[i] = b1 * *ms[i] + (1 - b1) * *gs[i];
+    *vs[i] = b2 * *vs[i] + (1 - b2) * gs[i]->cwiseAbs2();
+    ps[i]->array() -= lr * (ms[i]->array() / c1) / ((vs[i]->array() / c2).sqrt() + eps);
+  }
+}
+
+double qk_norm(const Params& g) {
+  double sum = 0;
+  for (const Layer& l : g.layers) sum += double(l.wq.squaredNorm()) + double(l.wk.squaredNorm());
+  return std::sqrt(sum);
+}
+
+const Config& checked(const Config& c) {
+  const std::string problem = validate(c);
+  if (!problem.empty()) throw std::invalid_argument(problem);
+  return c;
+}
+
+}  // namespace
+
+int History::steps_to_accuracy(double level) const {
+  for (std::size_t i = 0; i < accuracy.size(); ++i)
+    if (accuracy[i] >= level) return int(i) + 1;
+  return -1;
+}
+
+std::vector<double> head_entropies(const Forward& f, int heads) {
+  std::vector<double> out;
+  for (const Forward::LayerState& layer : f.layers) {
+    std::vector<double> sum(heads, 0.0);
+    std::vector<int> rows(heads, 0);
+    for (const attn::HeadTrace& h : layer.trace.heads) {
+      const Matrix& a = h.weights;
+      for (Eigen::Index i = 0; i < a.rows(); ++i) {
+        double e = 0;
+        for (Eigen::Index j = 0; j < a.cols(); ++j)
+          if (a(i, j) > 0) e -= double(a(i, j)) * std::log(double(a(i, j)));
+        sum[h.head] += e;
+      }
+      rows[h.head] += int(a.rows());
+    }
+    for (int h = 0; h < heads; ++h) out.push_back(rows[h] ? sum[h] / rows[h] : 0.0);
+  }
+  return out;
+}
+
+Run::Run(const Config& c) : model_(checked(c)), params_(init_params(c)) {
+  m_ = params_.zeros_like();
+  v_ = params_.zeros_like();
+  // Separate streams for the held-out batch and the training batches: the held-out
+  // sequences are never trained on (except by chance) and stay the same whatever the run does.
+  std::seed_seq held{c.seed, 2u}, data{c.seed, 1u};
+  std::mt19937 held_rng(held);
+  held_out_ = make_batch(c, kHeldOut, held_rng);
+  data_rng_.seed(data);
+  evaluate();
+}
+
+void Run::step() {
+  const Batch batch = make_batch(config(), config().batch, data_rng_);
+  const Forward f = model_.forward(params_, batch);
+  const Params g = model_.backward(params_, batch, f);
+  history_.loss.push_back(f.loss);
+  history_.grad_norm_qk.push_back(qk_norm(g));
+  history_.entropy.push_back(head_entropies(f, config().heads));
+  adam_update(params_, m_, v_, g, config().lr, steps() );
+  evaluate();
+}
+
+void Run::evaluate() {
+  const Forward f = model_.forward(params_, held_out_);
+  if (steps() > 0) history_.accuracy.push_back(f.scored ? double(f.correct) / f.scored : 0.0);
+  const int seq = config().seq;
+  maps_.tokens.assign(held_out_.tokens.begin(), held_out_.tokens.begin() + seq);
+  maps_.targets.assign(held_out_.targets.begin(), held_out_.targets.begin() + seq);
+  maps_.weights.clear();
+  for (const Forward::LayerState& layer : f.layers)
+    for (int h = 0; h < config().heads; ++h) maps_.weights.push_back(layer.trace.at(0, h).weights);
+  maps_.predicted.resize(seq);
+  for (int t = 0; t < seq; ++t) {
+    Eigen::Index best = 0;
+    f.probs.row(t).maxCoeff(&best);
+    maps_.predicted[t] = int(best);
+  }
+}
+
+}  // namespace train
