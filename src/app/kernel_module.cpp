@@ -1,5 +1,6 @@
 // The kernel-only WebAssembly module build/web/attention.js (docs/contract.md): no UI, no
-// GL. compute() never throws out of WebAssembly: errors come back as the error object.
+// GL. compute() and train() (docs/training.md) never throw out of WebAssembly: errors come
+// back as the error object.
 // forwardArrays() backs the typed-array API `forward` of kernel_module_post.js: it returns
 // the output as a Float32Array, or the one-sentence error as a string.
 #include <emscripten/bind.h>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "contract.h"
+#include "train_json.h"
 
 namespace {
 
@@ -20,6 +22,7 @@ using emscripten::val;
 using attn::io::RequestError;
 
 std::string compute(const std::string& request) { return attn::io::compute_json(request); }
+std::string train_request(const std::string& request) { return train::train_json(request); }
 
 // NaN and ±∞ are the floats whose exponent bits are all ones. Tested on the bits with an OR
 // over the whole array, the check vectorises (std::isfinite in a loop with an early exit does
@@ -85,5 +88,6 @@ val forward_arrays(const val& q, const val& k, const val& v, int batch, int head
 
 EMSCRIPTEN_BINDINGS(attention_module) {
   emscripten::function("compute", &compute);
+  emscripten::function("train", &train_request);
   emscripten::function("forwardArrays", &forward_arrays);
 }

@@ -2,6 +2,9 @@
 Module['computeObject'] = function (request) {
   return JSON.parse(Module['compute'](JSON.stringify(request)));
 };
+Module['trainObject'] = function (request) {
+  return JSON.parse(Module['train'](JSON.stringify(request)));
+};
 
 // The typed-array API, for speed: no JSON, no nested arrays.
 //   forward(q, k, v, {batch, heads, kvHeads, nq, nk, dk, dv}, {scale, causal, kernel})

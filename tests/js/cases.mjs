@@ -30,3 +30,7 @@ export function assertClose(assert, got, want, atol, what) {
     if (!(Math.abs(g[i] - w[i]) <= atol)) assert.fail(`${what}: element ${i} is ${g[i]}, expected ${w[i]} ± ${atol}`);
   }
 }
+
+// Training requests that must each get their one-sentence error (docs/training.md).
+export const badTrainRequests =
+  JSON.parse(fs.readFileSync(path.join(root, 'tests/data/bad_train_requests.json'), 'utf8'));
