@@ -1,5 +1,5 @@
 // [SECTION] names and comparison, [SECTION] normalize, [SECTION] number text,
-// [SECTION] parse_fragment, [SECTION] to_fragment.
+// [SECTION] view=train's keys, [SECTION] parse_fragment, [SECTION] to_fragment.
 #include "state.h"
 
 #include <algorithm>
@@ -20,7 +20,8 @@ constexpr const char* kStepNames[kStepCount] = {"scores", "scale", "mask", "soft
 auto tie(const State& s) {
   return std::tie(s.preset, s.step, s.query, s.batch, s.view, s.kind, s.nq, s.nk, s.dk, s.dv,
                   s.seed, s.scale, s.custom_scale, s.causal, s.pad, s.blocked, s.q, s.k, s.v,
-                  s.theme, s.ui, s.mult, s.row, s.pitfall, s.tile, s.heads, s.kv_heads);
+                  s.theme, s.ui, s.mult, s.row, s.pitfall, s.tile, s.heads, s.kv_heads, s.train, s.play,
+                  s.steps_per_frame, s.vs);
 }
 }  // namespace
 
@@ -29,7 +30,8 @@ const char* step_name(Step step) { return kStepNames[int(step)]; }
 bool State::operator==(const State& o) const { return tie(*this) == tie(o); }
 
 bool is_experiment_view(std::string_view view) {
-  return std::find(std::begin(kExperimentViews), std::end(kExperimentViews), view) != std::end(kExperimentViews);
+  // Every view after the walkthrough's two.
+  return std::any_of(std::begin(kViews) + 2, std::end(kViews), [&](const ViewName& v) { return view == v.name; });
 }
 
 // [SECTION] normalize --------------------------------------------------------------------
@@ -64,6 +66,7 @@ void normalize(State& s) {
     for (float& x : *m) x = std::isfinite(x) ? std::clamp(x, -Limits::max_value, Limits::max_value) : 0.0f;
   s.query = std::clamp(s.query, 0, s.nq - 1);
   s.batch = std::clamp(s.batch, 0, s.batches() - 1);
+  s.steps_per_frame = std::clamp(s.steps_per_frame, 1, TrainLimits::max_steps_per_frame);
 }
 
 // [SECTION] number text ------------------------------------------------------------------
@@ -169,11 +172,101 @@ bool parse_name(std::string_view text, const char* const (&names)[N], E& out) {
 constexpr const char* kKindNames[] = {"self", "cross"};
 constexpr const char* kCausalNames[] = {"0", "1", "br"};
 constexpr const char* kScaleNames[] = {"sqrt", "none", "dk"};  // custom: a number
-constexpr const char* kViews[] = {"walkthrough", "compare", "scaling", "gradients", "pitfalls", "stability", "tiling", "heads"};
 constexpr const char* kThemes[] = {"light", "dark", "auto"};  // auto: the reader's system setting
 constexpr const char* kUis[] = {"full", "compact"};
 
 const std::size_t kMaxMatrix = std::size_t(Limits::max_batch) * Limits::max_n * Limits::max_d;
+
+bool parse_view(std::string_view text) {
+  return std::any_of(std::begin(kViews), std::end(kViews), [&](const ViewName& v) { return text == v.name; });
+}
+
+// "walkthrough, compare, … or train", from the one list of views.
+std::string view_names() {
+  std::string text;
+  for (const ViewName& v : kViews) text += (text.empty() ? "" : &v == std::end(kViews) - 1 ? " or " : ", ") + std::string(v.name);
+  return text;
+}
+
+// [SECTION] view=train's keys -------------------------------------------------------------
+
+const char* set_whole(int& field, const std::string& value) {
+  long n = 0;
+  if (!parse_int(value, 0, 0x7fffffffL, n)) return "a whole number";
+  field = int(n);
+  return "";
+}
+
+const char* set_number(float& field, const std::string& value) {
+  return parse_float(value, field) ? "" : "a number";
+}
+
+// The model's settings in a link: key, whether the walkthrough reads the same key (then it
+// sets the model only in view=train), its text, and how a value sets it ("" or what was
+// expected). Ranges are train::validate()'s, checked by the caller on the whole config.
+struct TrainKey {
+  const char* key;
+  bool shared;
+  std::string (*text)(const train::Config&);
+  const char* (*set)(train::Config&, const std::string&);
+};
+using C = train::Config;
+using V = const std::string&;
+const TrainKey kTrainKeys[] = {
+    {"layers", false, [](const C& c) { return std::to_string(c.layers); }, [](C& c, V v) { return set_whole(c.layers, v); }},
+    {"heads", true, [](const C& c) { return std::to_string(c.heads); }, [](C& c, V v) { return set_whole(c.heads, v); }},
+    {"dmodel", false, [](const C& c) { return std::to_string(c.d_model); }, [](C& c, V v) { return set_whole(c.d_model, v); }},
+    {"dk", true, [](const C& c) { return std::to_string(c.d_k); }, [](C& c, V v) { return set_whole(c.d_k, v); }},
+    {"seq", false, [](const C& c) { return std::to_string(c.seq); }, [](C& c, V v) { return set_whole(c.seq, v); }},
+    {"vocab", false, [](const C& c) { return std::to_string(c.vocab); }, [](C& c, V v) { return set_whole(c.vocab, v); }},
+    {"causal", true, [](const C& c) { return std::string(c.causal ? "1" : "0"); },
+     [](C& c, V v) {
+       if (v != "0" && v != "1") return "0 or 1";
+       c.causal = v == "1";
+       return "";
+     }},
+    {"scale", true, [](const C& c) { return std::string(kScaleNames[int(c.scale)]); },
+     [](C& c, V v) { return parse_name(v, kScaleNames, c.scale) ? "" : "sqrt, none or dk"; }},
+    {"pos", false, [](const C& c) { return std::string(train::kPositionNames[int(c.positions)]); },
+     [](C& c, V v) { return parse_name(v, train::kPositionNames, c.positions) ? "" : "learned or sinusoidal"; }},
+    {"init", false, [](const C& c) { return float_text(c.init_std); }, [](C& c, V v) { return set_number(c.init_std, v); }},
+    {"pinit", false, [](const C& c) { return float_text(c.proj_std); }, [](C& c, V v) { return set_number(c.proj_std, v); }},
+    {"lr", false, [](const C& c) { return float_text(c.lr); }, [](C& c, V v) { return set_number(c.lr, v); }},
+    {"batch", true, [](const C& c) { return std::to_string(c.batch); }, [](C& c, V v) { return set_whole(c.batch, v); }},
+    {"seed", true, [](const C& c) { return std::to_string(c.seed); },
+     [](C& c, V v) {
+       int seed = 0;
+       const char* expected = set_whole(seed, v);
+       if (!*expected) c.seed = std::uint32_t(seed);
+       return expected;
+     }},
+};
+
+const TrainKey* find_train_key(std::string_view key) {
+  for (const TrainKey& k : kTrainKeys)
+    if (key == k.key) return &k;
+  return nullptr;
+}
+
+// Sets one model setting on a copy of `c`: "" and the copy in `out`, or the note's reason
+// (what was expected, or validate()'s sentence about the resulting model).
+std::string set_train(const train::Config& c, const TrainKey& key, const std::string& value, train::Config& out) {
+  out = c;
+  const char* expected = key.set(out, value);
+  if (*expected) return std::string("expected ") + expected;
+  return train::validate(out);
+}
+
+}  // namespace
+
+std::string compare_config(const State& s, train::Config& out) {
+  const std::size_t colon = s.vs.find(':');
+  const TrainKey* key = colon == std::string::npos ? nullptr : find_train_key(std::string_view(s.vs).substr(0, colon));
+  if (!key) return "expected a setting of the model and its value, e.g. scale:none, init:0.02 or lr:0.01";
+  return set_train(s.train, *key, s.vs.substr(colon + 1), out);
+}
+
+namespace {
 
 // [SECTION] parse_fragment ---------------------------------------------------------------
 
@@ -231,12 +324,18 @@ std::string apply(State& s, const std::string& key, const std::string& value) {
     if (!parse_name(value, kCausalNames, s.causal)) return bad("0, 1 or br");
   } else if (key == "attn") {
     if (!parse_name(value, kKindNames, s.kind)) return bad("self or cross");
+  } else if (key == "play") {
+    if (value != "0" && value != "1") return bad("0 or 1");
+    s.play = value == "1";
+  } else if (key == "spf") {
+    if (!parse_int(value, 1, TrainLimits::max_steps_per_frame, n)) return bad("steps per frame from 1 to 100");
+    s.steps_per_frame = int(n);
   } else if (key == "view" || key == "theme" || key == "ui") {
     std::size_t which = 0;
-    const bool ok = key == "view" ? parse_name(value, kViews, which)
+    const bool ok = key == "view" ? parse_view(value)
                     : key == "theme" ? parse_name(value, kThemes, which)
                                      : parse_name(value, kUis, which);
-    if (!ok) return bad(key == "view" ? "walkthrough, compare, scaling, gradients, pitfalls, stability, tiling or heads" : key == "theme" ? "light, dark or auto" : "full or compact");
+    if (!ok) return bad(key == "view" ? view_names().c_str() : key == "theme" ? "light, dark or auto" : "full or compact");
     (key == "view" ? s.view : key == "theme" ? s.theme : s.ui) = value;
   } else if (key == "pad") {
     auto length = [](std::string_view t, int& out) {
@@ -297,15 +396,65 @@ ParseResult parse_fragment(std::string_view fragment, const State& base) {
       result.notes.push_back("ignored preset=" + value + ": no such preset");
     }
   }
-  State preset_base = result.state;
+  // The view decides what the keys both the walkthrough and view=train read (dk, heads, …)
+  // mean; the task is view=train's preset: its defaults are the base of the model's keys.
+  std::string view = result.state.view;
   for (const auto& [key, value] : pairs) {
-    if (key == "preset") continue;
+    if (key == "view" && parse_view(value)) view = value;
+    if (key != "task") continue;
+    train::Task task;
+    if (train::parse_task(value, task)) result.state.train = train::defaults(task);
+    else result.notes.push_back("ignored task=" + value + ": expected reverse, induction, sort or max");
+  }
+  State preset_base = result.state;
+  std::vector<std::pair<const TrainKey*, const std::string*>> model_keys;
+  const std::string* vs = nullptr;
+  for (const auto& [key, value] : pairs) {
+    if (key == "preset" || key == "task") continue;
+    const TrainKey* train_key = find_train_key(key);
+    if (train_key && (view == "train" || !train_key->shared)) {
+      model_keys.emplace_back(train_key, &value);
+      continue;
+    }
+    if (key == "vs") {
+      vs = &value;
+      continue;
+    }
     const State before = result.state;
     const std::string note = apply(result.state, key, value);
     if (!note.empty()) {
       result.state = before;
       result.notes.push_back(note);
     }
+  }
+  // One model setting may need another (sort's vocab ≥ seq): each applies once the model it
+  // makes is valid, in rounds until none more does; the rest are ignored with the reason.
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (auto it = model_keys.begin(); it != model_keys.end();) {
+      train::Config c;
+      if (set_train(result.state.train, *it->first, *it->second, c).empty()) {
+        result.state.train = c;
+        it = model_keys.erase(it);
+        progress = true;
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (const auto& [key, value] : model_keys) {
+    train::Config c;
+    result.notes.push_back("ignored " + std::string(key->key) + "=" + *value + ": " +
+                           set_train(result.state.train, *key, *value, c));
+  }
+  // The compared setting applies to the final model.
+  if (vs) {
+    State with = result.state;
+    with.vs = *vs;
+    train::Config c;
+    const std::string problem = vs->empty() ? "" : compare_config(with, c);
+    if (problem.empty()) result.state.vs = *vs;
+    else result.notes.push_back("ignored vs=" + *vs + ": " + problem);
   }
   // A typed matrix must fit the final shape; otherwise the base's matrix stays.
   for (const auto& pair : pairs) {
@@ -338,6 +487,9 @@ std::string to_fragment(const State& s, bool complete) {
   auto ints = [](int v) { return std::to_string(v); };
   if (p) put("preset", s.preset);
   const bool all = complete;
+  // In view=train the keys the walkthrough shares with the model are the model's.
+  const bool train = s.view == "train";
+  auto shared = [&](const char* key) { return train && find_train_key(key)->shared; };
   if (all || s.kind != base.kind) put("attn", kKindNames[int(s.kind)]);
   if (!all && s.nq == s.nk && (s.nq != base.nq || s.nk != base.nk)) {
     put("n", ints(s.nq));
@@ -345,12 +497,12 @@ std::string to_fragment(const State& s, bool complete) {
     if (all || s.nq != base.nq) put("nq", ints(s.nq));
     if (all || s.nk != base.nk) put("nk", ints(s.nk));
   }
-  if (all || s.dk != base.dk) put("dk", ints(s.dk));
+  if ((all || s.dk != base.dk) && !shared("dk")) put("dk", ints(s.dk));
   if (all || (s.dv != base.dv && s.kind == Kind::cross)) put("dv", ints(s.dv));
-  if (all || s.seed != base.seed) put("seed", std::to_string(s.seed));
-  if (all || s.scale != base.scale || s.custom_scale != base.custom_scale)
+  if ((all || s.seed != base.seed) && !shared("seed")) put("seed", std::to_string(s.seed));
+  if ((all || s.scale != base.scale || s.custom_scale != base.custom_scale) && !shared("scale"))
     put("scale", s.scale == ScaleChoice::custom ? float_text(s.custom_scale) : kScaleNames[int(s.scale)]);
-  if (all || s.causal != base.causal) put("causal", kCausalNames[int(s.causal)]);
+  if ((all || s.causal != base.causal) && !shared("causal")) put("causal", kCausalNames[int(s.causal)]);
   if (s.pad != base.pad) put("pad", list_text(s.pad, ints));
   if (s.blocked != base.blocked)
     put("block", list_text(s.blocked, [](const std::pair<int, int>& c) {
@@ -361,7 +513,7 @@ std::string to_fragment(const State& s, bool complete) {
   if (s.v != base.v) put("v", list_text(s.v, float_text));
   if (all || s.step != base.step) put("step", step_name(s.step));
   if (all || s.query != base.query) put("query", ints(s.query));
-  if (all || s.batch != base.batch) put("batch", ints(s.batch));
+  if ((all || s.batch != base.batch) && !shared("batch")) put("batch", ints(s.batch));
   if (all || s.view != base.view) put("view", s.view);
   if (all || s.theme != base.theme) put("theme", s.theme);
   if (all || s.ui != base.ui) put("ui", s.ui);
@@ -369,8 +521,18 @@ std::string to_fragment(const State& s, bool complete) {
   if (all || s.row != base.row) put("row", ints(s.row));
   if (all || s.pitfall != base.pitfall) put("pitfall", s.pitfall);
   if (all || s.tile != base.tile) put("tile", ints(s.tile));
-  if (all || s.heads != base.heads) put("heads", ints(s.heads));
+  if ((all || s.heads != base.heads) && !shared("heads")) put("heads", ints(s.heads));
   if (all || s.kv_heads != base.kv_heads) put("kvheads", ints(s.kv_heads));
+  if (train) {  // the model's settings that differ from its task's defaults
+    const train::Config defaults = train::defaults(s.train.task);
+    if (all || s.train.task != train::Task::reverse) put("task", train::task_name(s.train.task));
+    for (const TrainKey& key : kTrainKeys)
+      if (all || key.text(s.train) != key.text(defaults)) put(key.key, key.text(s.train));
+    const State plain;
+    if (all || s.play != plain.play) put("play", s.play ? "1" : "0");
+    if (all || s.steps_per_frame != plain.steps_per_frame) put("spf", ints(s.steps_per_frame));
+    if (all || s.vs != plain.vs) put("vs", s.vs);
+  }
   return out;
 }
 

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "config.h"  // train::Config: view=train's settings (limits stated once, in src/train)
+
 namespace lab {
 
 // The five stages of softmax(QKᵀ/√d_k)V, in the order the walkthrough shows them.
@@ -64,18 +66,42 @@ struct State {
   std::string pitfall = "no_scaling";  // pitfalls: the mistake shown beside the right result
   int tile = 4;                       // tiling: keys per tile, at most n (queries and keys: n)
   int heads = 4, kv_heads = 2;        // heads: query heads and K/V heads (grouped-query when fewer)
+  // view=train: the model and task, whether it trains, how many steps a frame runs, and the
+  // compared run's one changed setting as "key:value" of the link (e.g. "scale:none"; "": none).
+  train::Config train = train::defaults(train::Task::reverse);
+  bool play = false;
+  int steps_per_frame = 5;
+  std::string vs;
 
   int batches() const { return pad.empty() ? 1 : int(pad.size()); }
   bool operator==(const State& o) const;
   bool operator!=(const State& o) const { return !(*this == o); }
 };
 
-// The experiment views, in the order the view selector lists them after the walkthrough and
-// compare; and the pitfalls view's cases (experiments::pitfalls names them the same way).
-inline constexpr const char* kExperimentViews[] = {"scaling", "gradients", "pitfalls", "stability", "tiling", "heads"};
+// Every view, in the order the view selector lists them, with the name it shows; the first
+// two are the walkthrough's, the others experiments. The pitfalls view's cases follow
+// (experiments::pitfalls names them the same way).
+struct ViewName {
+  const char* name;
+  const char* title;
+};
+inline constexpr ViewName kViews[] = {{"walkthrough", "Walkthrough"}, {"compare", "Compare scales"},
+                                      {"scaling", "Why √d_k"},        {"gradients", "Gradients"},
+                                      {"pitfalls", "Pitfalls"},       {"stability", "Stability"},
+                                      {"tiling", "Tiling"},           {"heads", "Heads"},
+                                      {"train", "Training lab"}};
 inline constexpr const char* kPitfalls[] = {"no_scaling",     "divide_by_dk",   "fill_minus_one",
                                             "fill_zero",      "no_causal_mask", "fully_masked_row"};
 bool is_experiment_view(std::string_view view);
+
+// view=train's limits on steps per frame (the model's own limits are train::validate's).
+struct TrainLimits {
+  static constexpr int max_steps_per_frame = 100;
+};
+
+// The compared run's configuration: s.train with the one setting of s.vs changed. Returns ""
+// and sets `out`, or the sentence saying why vs cannot apply (then no compare run).
+std::string compare_config(const State& s, train::Config& out);
 
 // Makes a state self-consistent: self-attention ties n_k and d_v to Q, the query and batch
 // indices stay in range, typed matrices of the wrong size are dropped.

@@ -2,6 +2,8 @@
 // ignored with a note instead of breaking the page.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "state.h"
 
 namespace {
@@ -89,6 +91,131 @@ TEST(StateFragment, NeverThrowsOnJunk) {
   const char* junk[] = {"", "#", "&&&", "=", "==x", "%", "%zz=%", "q=,,,", "block=1:", "pad=1,2,3,4,5,6,7,8,9",
                         "seed=99999999999999", "scale=1e39", "\xff\xfe=\x01"};
   for (const char* text : junk) EXPECT_NO_THROW(lab::parse_fragment(text, defaults())) << text;
+}
+
+// [SECTION] view=train: the model's settings in a link.
+
+TEST(StateTrain, TheIssuesLinkSetsTheModelAndRoundTrips) {
+  const auto r = lab::parse_fragment("view=train&task=induction&layers=2&dk=16&scale=none&lr=0.003&seed=1&play=1",
+                                     defaults());
+  EXPECT_TRUE(r.notes.empty());
+  const train::Config& c = r.state.train;
+  EXPECT_EQ(c.task, train::Task::induction);
+  EXPECT_EQ(c.layers, 2);
+  EXPECT_EQ(c.d_k, 16);
+  EXPECT_EQ(c.scale, attn::ScaleMode::none);
+  EXPECT_EQ(c.lr, 0.003f);
+  EXPECT_EQ(c.heads, train::defaults(train::Task::induction).heads);  // the task's defaults are the base
+  EXPECT_TRUE(r.state.play);
+  EXPECT_EQ(r.state.dk, defaults().dk);  // the walkthrough's d_k is not the model's
+  // Only what differs from the task's defaults is written (lr 0.003 does, induction's is 0.01).
+  EXPECT_EQ(lab::to_fragment(r.state), "preset=causal-3x2&view=train&task=induction&scale=none&lr=0.003&play=1");
+  for (bool complete : {false, true}) {
+    const auto back = lab::parse_fragment(lab::to_fragment(r.state, complete), defaults());
+    EXPECT_TRUE(back.notes.empty()) << complete;
+    EXPECT_EQ(back.state, r.state) << lab::to_fragment(r.state, complete);
+  }
+}
+
+TEST(StateTrain, SharedKeysFollowTheViewWhereverItIsWritten) {
+  const char* keys = "dk=24&heads=3&scale=dk&causal=1&seed=9&batch=1";
+  const auto walk = lab::parse_fragment(std::string(keys) + "&view=walkthrough&preset=cross", defaults());
+  EXPECT_TRUE(walk.notes.empty());
+  EXPECT_EQ(walk.state.dk, 24);
+  EXPECT_EQ(walk.state.heads, 3);
+  EXPECT_EQ(walk.state.seed, 9u);
+  EXPECT_EQ(walk.state.train, train::defaults(train::Task::reverse));
+
+  const auto tr = lab::parse_fragment(std::string(keys) + "&view=train", defaults());
+  EXPECT_TRUE(tr.notes.empty());
+  EXPECT_EQ(tr.state.dk, defaults().dk);
+  EXPECT_EQ(tr.state.seed, defaults().seed);
+  EXPECT_EQ(tr.state.train.d_k, 24);
+  EXPECT_EQ(tr.state.train.heads, 3);
+  EXPECT_EQ(tr.state.train.scale, attn::ScaleMode::inv_dk);
+  EXPECT_TRUE(tr.state.train.causal);
+  EXPECT_EQ(tr.state.train.seed, 9u);
+  EXPECT_EQ(tr.state.train.batch, 1);
+
+  // In view=train the walkthrough's own values of those keys stay out of the link.
+  lab::State s = tr.state;
+  s.dk = 7;
+  s.seed = 5;
+  for (bool complete : {false, true}) {
+    const std::string text = lab::to_fragment(s, complete);
+    EXPECT_EQ(text.find("dk=7"), std::string::npos) << text;
+    EXPECT_EQ(text.find("seed=5"), std::string::npos) << text;
+    EXPECT_NE(text.find("dk=24"), std::string::npos) << text;
+  }
+}
+
+TEST(StateTrain, SettingsThatNeedEachOtherApplyInAnyOrder) {
+  // sort needs vocab ≥ seq: seq=32 alone is invalid at the default vocab of 16.
+  for (const char* text : {"view=train&task=sort&seq=32&vocab=32", "view=train&vocab=32&seq=32&task=sort"}) {
+    const auto r = lab::parse_fragment(text, defaults());
+    EXPECT_TRUE(r.notes.empty()) << text;
+    EXPECT_EQ(r.state.train.seq, 32) << text;
+    EXPECT_EQ(r.state.train.vocab, 32) << text;
+  }
+}
+
+TEST(StateTrain, BadValuesAreIgnoredWithValidatesSentence) {
+  const auto r = lab::parse_fragment(
+      "view=train&task=juggle&layers=5&scale=huge&causal=br&lr=-1&spf=0&play=2&vs=scale:nope&seq=20&task=sort",
+      defaults());
+  const train::Config sort = train::defaults(train::Task::sort);
+  EXPECT_EQ(r.state.train, sort);  // every bad value reverted, the good task kept
+  EXPECT_EQ(r.state.steps_per_frame, 5);
+  EXPECT_FALSE(r.state.play);
+  EXPECT_EQ(r.state.vs, "");
+  ASSERT_EQ(r.notes.size(), 9u);
+  auto noted = [&](const std::string& text) {
+    return std::any_of(r.notes.begin(), r.notes.end(), [&](const std::string& n) { return n.find(text) != n.npos; });
+  };
+  EXPECT_TRUE(noted("ignored task=juggle"));
+  // The limits are train::validate()'s, quoted.
+  EXPECT_TRUE(noted("ignored layers=5: " + train::validate([] {
+    train::Config c;
+    c.layers = 5;
+    return c;
+  }())));
+  EXPECT_TRUE(noted("ignored seq=20: vocab: the sort task needs at least 20"));
+  EXPECT_TRUE(noted("ignored lr=-1: lr:"));
+  EXPECT_TRUE(noted("ignored causal=br: expected 0 or 1"));
+  EXPECT_TRUE(noted("ignored vs=scale:nope: expected sqrt, none or dk"));
+}
+
+TEST(StateTrain, CompareChangesOneSetting) {
+  const auto r = lab::parse_fragment("view=train&dk=64&vs=scale:none", defaults());
+  EXPECT_TRUE(r.notes.empty());
+  EXPECT_EQ(r.state.vs, "scale:none");
+  train::Config other;
+  EXPECT_EQ(lab::compare_config(r.state, other), "");
+  train::Config expected = r.state.train;
+  expected.scale = attn::ScaleMode::none;
+  EXPECT_EQ(other, expected);
+  lab::State s = r.state;
+  s.vs = "init:0.02";
+  EXPECT_EQ(lab::compare_config(s, other), "");
+  EXPECT_EQ(other.init_std, 0.02f);
+  for (const char* bad : {"scale", "task:sort", "dk:0", "colour:red"}) {
+    s.vs = bad;
+    EXPECT_NE(lab::compare_config(s, other), "") << bad;
+  }
+  EXPECT_EQ(lab::parse_fragment("view=train&vs=dk:999", defaults()).notes.size(), 1u);
+}
+
+TEST(StateTrain, EveryViewIsListedOnce) {
+  EXPECT_TRUE(lab::is_experiment_view("train"));
+  EXPECT_FALSE(lab::is_experiment_view("compare"));
+  for (const lab::ViewName& v : lab::kViews) {
+    const auto r = lab::parse_fragment(std::string("view=") + v.name, defaults());
+    EXPECT_TRUE(r.notes.empty()) << v.name;
+    EXPECT_EQ(r.state.view, v.name);
+  }
+  const auto bad = lab::parse_fragment("view=nope", defaults());
+  ASSERT_EQ(bad.notes.size(), 1u);
+  EXPECT_NE(bad.notes[0].find("heads or train"), std::string::npos) << bad.notes[0];
 }
 
 }  // namespace
