@@ -43,6 +43,7 @@ Config defaults(Task task) {
       c.d_k = 16;
       c.seq = 16;
       c.causal = true;
+      c.init_std = 0.3f;
       c.lr = 0.01f;
       break;
   }

@@ -86,7 +86,7 @@ attn::Shape Model::attention_shape(int batch) const {
   return s;
 }
 
-Forward Model::forward(const Params& p, const Batch& b) const {
+Forward Model::forward(const Params& p, const Batch& b, bool record) const {
   const Config& c = config_;
   const int rows = b.size * c.seq;
   const Matrix& pos = p.pos.size() ? p.pos : fixed_pos_;
@@ -97,16 +97,23 @@ Forward Model::forward(const Params& p, const Batch& b) const {
   for (int r = 0; r < rows; ++r) x.row(r) = p.embed.row(b.tokens[r]) + pos.row(r % c.seq);
 
   Forward f;
+  std::vector<float> out(shape.out_size());
   for (const Layer& layer : p.layers) {
     Forward::LayerState s;
-    s.x = x;
     s.q = to_heads(x * layer.wq, b.size, c.seq, c.heads, c.d_k);
     s.k = to_heads(x * layer.wk, b.size, c.seq, c.heads, c.d_k);
     s.v = to_heads(x * layer.wv, b.size, c.seq, c.heads, c.d_k);
-    s.trace = attn::reference_forward({shape, s.q.data(), s.k.data(), s.v.data()}, options);
-    s.z = from_heads(s.trace.gather(&attn::HeadTrace::output), b.size, c.seq, c.heads, c.d_k);
+    const attn::Inputs in{shape, s.q.data(), s.k.data(), s.v.data()};
+    if (record) {
+      s.trace = attn::reference_forward(in, options);
+      s.z = from_heads(s.trace.gather(&attn::HeadTrace::output), b.size, c.seq, c.heads, c.d_k);
+      s.x = x;
+    } else {
+      attn::forward(in, options, out.data());
+      s.z = from_heads(out, b.size, c.seq, c.heads, c.d_k);
+    }
     x.noalias() += s.z * layer.wo;
-    f.layers.push_back(std::move(s));
+    if (record) f.layers.push_back(std::move(s));
   }
   f.x_out = x;
 

@@ -62,7 +62,7 @@ Matrix sinusoids(int seq, int d_model);
 
 // Everything the backward pass needs from the forward pass.
 struct Forward {
-  struct LayerState {
+  struct LayerState {  // empty unless the pass was recorded
     Matrix x;                       // the residual stream entering the layer (B·T × D)
     std::vector<float> q, k, v;     // (B, H, T, d_k): the kernel's layout
     attn::Trace trace;              // every intermediate of every (sequence, head)
@@ -81,7 +81,9 @@ class Model {
   explicit Model(const Config& c);
   const Config& config() const { return config_; }
 
-  Forward forward(const Params& p, const Batch& b) const;
+  // With `record`, keeps every intermediate for backward() and the maps; without, only the
+  // result (what evaluation needs).
+  Forward forward(const Params& p, const Batch& b, bool record = true) const;
   // dLoss/dParams for the batch the forward pass saw.
   Params backward(const Params& p, const Batch& b, const Forward& f) const;
 

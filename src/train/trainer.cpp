@@ -1,5 +1,6 @@
 #include "trainer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -70,7 +71,12 @@ Run::Run(const Config& c) : model_(checked(c)), params_(init_params(c)) {
   // sequences are never trained on (except by chance) and stay the same whatever the run does.
   std::seed_seq held{c.seed, 2u}, data{c.seed, 1u};
   std::mt19937 held_rng(held);
-  held_out_ = make_batch(c, kHeldOut, held_rng);
+  for (int done = 0; done < kHeldOut; done += c.batch)
+    held_out_.push_back(make_batch(c, std::min(c.batch, kHeldOut - done), held_rng));
+  example_ = held_out_.front();
+  example_.size = 1;
+  example_.tokens.resize(c.seq);
+  example_.targets.resize(c.seq);
   data_rng_.seed(data);
   evaluate();
 }
@@ -82,23 +88,28 @@ void Run::step() {
   history_.loss.push_back(f.loss);
   history_.grad_norm_qk.push_back(qk_norm(g));
   history_.entropy.push_back(head_entropies(f, config().heads));
-  adam_update(params_, m_, v_, g, config().lr, steps() );
+  adam_update(params_, m_, v_, g, config().lr, steps());
   evaluate();
 }
 
 void Run::evaluate() {
-  const Forward f = model_.forward(params_, held_out_);
-  if (steps() > 0) history_.accuracy.push_back(f.scored ? double(f.correct) / f.scored : 0.0);
-  const int seq = config().seq;
-  maps_.tokens.assign(held_out_.tokens.begin(), held_out_.tokens.begin() + seq);
-  maps_.targets.assign(held_out_.targets.begin(), held_out_.targets.begin() + seq);
+  int scored = 0, correct = 0;
+  for (const Batch& b : held_out_) {
+    const Forward f = model_.forward(params_, b, false);
+    scored += f.scored;
+    correct += f.correct;
+  }
+  if (steps() > 0) history_.accuracy.push_back(scored ? double(correct) / scored : 0.0);
+  const Forward e = model_.forward(params_, example_);
+  maps_.tokens = example_.tokens;
+  maps_.targets = example_.targets;
   maps_.weights.clear();
-  for (const Forward::LayerState& layer : f.layers)
+  for (const Forward::LayerState& layer : e.layers)
     for (int h = 0; h < config().heads; ++h) maps_.weights.push_back(layer.trace.at(0, h).weights);
-  maps_.predicted.resize(seq);
-  for (int t = 0; t < seq; ++t) {
+  maps_.predicted.resize(config().seq);
+  for (int t = 0; t < config().seq; ++t) {
     Eigen::Index best = 0;
-    f.probs.row(t).maxCoeff(&best);
+    e.probs.row(t).maxCoeff(&best);
     maps_.predicted[t] = int(best);
   }
 }

@@ -54,7 +54,10 @@ class Run {
   Model model_;
   Params params_, m_, v_;  // the parameters and Adam's first and second moments
   std::mt19937 data_rng_;
-  Batch held_out_;
+  // The held-out sequences in slices of a training batch's size: each pass's matrices stay
+  // small enough for the allocator to reuse (larger ones are mapped and unmapped every step).
+  std::vector<Batch> held_out_;
+  Batch example_;  // the held-out batch's first sequence, whose maps the view shows
   History history_;
   Maps maps_;
 };
