@@ -120,6 +120,16 @@ void fit_canvas(GLFWwindow* window) {
 }
 #endif
 
+// view=train: the buttons' requests, then the frame's slice of training while playing. The
+// slice stops after kTrainBudgetMs, so a frame that trains stays well under 50 ms.
+constexpr double kTrainBudgetMs = 25;
+void advance_training(App& app) {
+  if (app.ui.train_reset_requested) app.lab.train_reset();
+  for (; app.ui.train_steps_requested > 0; --app.ui.train_steps_requested) app.lab.train_step();
+  app.ui.train_reset_requested = false;
+  if (app.lab.state().view == "train" && app.lab.state().play) app.lab.train_advance(kTrainBudgetMs);
+}
+
 void frame() {
   App& app = *g_app;
   glfwPollEvents();
@@ -159,6 +169,7 @@ void frame() {
   // The person's changes: one recomputation at most, after the frame that asked for it.
   app.lab.set_state(std::move(next));
   if (app.lab.take_changed()) page::state_changed(lab::to_fragment(app.lab.state()));
+  advance_training(app);
   tools::after_frame();
 
   ++app.frames;
@@ -206,9 +217,13 @@ const char* lab_trace() {
   text = g_app->lab.trace_json();
   return text.c_str();
 }
-// The current experiment view's data (src/experiments/experiment_json.h), "null" elsewhere.
-// Valid until the state changes.
-const char* lab_experiment() { return g_app->lab.experiment().json().c_str(); }
+// The current experiment view's data (src/experiments/experiment_json.h, or view=train's
+// runs: train_json.h), "null" elsewhere. The returned pointer is valid until the next call.
+const char* lab_experiment() {
+  static std::string text;
+  text = g_app->lab.experiment_json();
+  return text.c_str();
+}
 }
 
 int main(int argc, char** argv) {

@@ -17,6 +17,10 @@ State compute_key(State s) {
   s.mult = 1;
   s.row = s.tile = s.heads = s.kv_heads = 0;
   s.preset.clear();
+  s.train = {};  // view=train's runs are Training's
+  s.play = false;
+  s.steps_per_frame = 0;
+  s.vs.clear();
   return s;
 }
 
@@ -49,6 +53,7 @@ Lab::Lab(State state) : state_(std::move(state)) {
   normalize(state_);
   recompute();
   experiment_.update(state_);
+  if (state_.view == "train") training_.update(state_);
 }
 
 void Lab::set_state(State state) {
@@ -59,6 +64,12 @@ void Lab::set_state(State state) {
   changed_ = true;
   if (recompute_needed) recompute();
   experiment_.update(state_);
+  // Built on first use: the other views never pay for a model.
+  if (state_.view == "train") training_.update(state_);
+}
+
+std::string Lab::experiment_json() const {
+  return state_.view == "train" ? training_.json() : experiment_.json();
 }
 
 bool Lab::take_changed() {

@@ -10,6 +10,7 @@
 #include "experiment.h"
 #include "reference.h"
 #include "state.h"
+#include "training.h"
 
 namespace lab {
 
@@ -50,6 +51,17 @@ class Lab {
   // The current experiment view's data, computed once per change of its parameters.
   const Experiment& experiment() const { return experiment_; }
 
+  // view=train's runs. They advance only through the calls below, made by the app between
+  // frames (the views ask for a step or a reset through ui::Ui).
+  const Training& training() const { return training_; }
+  void train_step() { training_.step(); }
+  void train_reset() { training_.reset(); }
+  // The frame's slice of training while state().play: steps_per_frame steps of each run, or
+  // fewer once `budget_ms` have passed.
+  void train_advance(double budget_ms) { training_.advance(state_.steps_per_frame, budget_ms); }
+  // attentionLab.experiment(): the experiment's JSON, or the runs' in view=train.
+  std::string experiment_json() const;
+
   // The scale factor a choice stands for at this d_k.
   float scale_of(ScaleChoice choice) const;
 
@@ -73,6 +85,7 @@ class Lab {
   attn::Trace trace_;
   std::uint64_t computations_ = 0;
   Experiment experiment_;
+  Training training_;
   struct ScaledWeights {
     std::uint64_t version;
     float scale;

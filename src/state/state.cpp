@@ -266,6 +266,11 @@ std::string compare_config(const State& s, train::Config& out) {
   return set_train(s.train, *key, s.vs.substr(colon + 1), out);
 }
 
+std::string train_setting(const train::Config& c, std::string_view key) {
+  const TrainKey* k = find_train_key(key);
+  return k ? k->text(c) : "";
+}
+
 namespace {
 
 // [SECTION] parse_fragment ---------------------------------------------------------------

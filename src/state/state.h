@@ -102,6 +102,9 @@ struct TrainLimits {
 // The compared run's configuration: s.train with the one setting of s.vs changed. Returns ""
 // and sets `out`, or the sentence saying why vs cannot apply (then no compare run).
 std::string compare_config(const State& s, train::Config& out);
+// A setting of the model as its link key writes it ("none" for scale, "0.02" for init; ""
+// for a key that is not the model's): for labels that name the compared runs.
+std::string train_setting(const train::Config& c, std::string_view key);
 
 // Makes a state self-consistent: self-attention ties n_k and d_v to Q, the query and batch
 // indices stay in range, typed matrices of the wrong size are dropped.

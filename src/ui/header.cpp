@@ -26,20 +26,14 @@ void toggle_play(const lab::State& s, lab::State& next, Ui& ui) {
   if (ui.playing && s.step == lab::Step::output) next.step = lab::Step::scores;
 }
 
-// The view selector's entries: the state's view names and how the selector shows them.
-constexpr const char* kViewNames[][2] = {
-    {"walkthrough", "Walkthrough"}, {"compare", "Compare scales"}, {"scaling", "Why √d_k"},
-    {"gradients", "Gradients"},     {"pitfalls", "Pitfalls"},      {"stability", "Stability"},
-    {"tiling", "Tiling"},           {"heads", "Heads"}};
-
 void view_selector(const lab::State& s, lab::State& next, float width) {
-  const char* shown = kViewNames[0][1];
-  for (const auto& v : kViewNames)
-    if (s.view == v[0]) shown = v[1];
+  const char* shown = lab::kViews[0].title;
+  for (const lab::ViewName& v : lab::kViews)
+    if (s.view == v.name) shown = v.title;
   ImGui::SetNextItemWidth(width);
   if (ImGui::BeginCombo("##view", shown)) {
-    for (const auto& v : kViewNames)
-      if (ImGui::Selectable(v[1], s.view == v[0])) next.view = v[0];
+    for (const lab::ViewName& v : lab::kViews)
+      if (ImGui::Selectable(v.title, s.view == v.name)) next.view = v.name;
     ImGui::EndCombo();
   }
 }
@@ -142,6 +136,12 @@ void keyboard(const lab::Lab& lab, lab::State& next, Ui& ui) {
   // Typing in a field or dragging a value keeps its own use of the arrows.
   if (keys.empty() || ImGui::GetIO().WantTextInput || ImGui::IsAnyItemActive()) return;
   ui.show_focus = true;
+  // view=train: Space plays or pauses the training; the walkthrough's keys do nothing there.
+  if (lab.state().view == "train") {
+    for (Ui::Key key : keys)
+      if (key == Ui::Key::space) next.play = !next.play;
+    return;
+  }
   if (ui.focus == Ui::Focus::cells) return cell_keys(lab, next, ui, keys);
   for (Ui::Key key : keys) {
     switch (key) {

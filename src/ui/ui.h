@@ -40,6 +40,10 @@ struct Ui {
   std::function<std::string(const ExportFile&)> save;
   std::function<std::string(const std::string&)> copy;
   std::string export_message;
+  // view=train's buttons: what the app does to the runs after the frame (the views read a
+  // const Lab).
+  int train_steps_requested = 0;
+  bool train_reset_requested = false;
 };
 
 // One frame: every panel laid out in the window. Returns the next state.

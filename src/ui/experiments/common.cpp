@@ -21,6 +21,7 @@ void experiment(const lab::Lab& lab, lab::State& next, Ui& ui) {
   else if (view == "stability") exp::stability(lab, next, ui);
   else if (view == "tiling") exp::tiling(lab, next, ui);
   else if (view == "heads") exp::heads(lab, next, ui);
+  else if (view == "train") exp::train(lab, next, ui);
 }
 
 namespace exp {
@@ -98,7 +99,8 @@ HeatmapHit map(Ui& ui, const lab::Lab& lab, const char* id, const MapSpec& spec)
   HeatmapSpec h;
   h.values = spec.values;
   // One HeatmapView may show several matrices of one computation (the pitfalls' cases).
-  h.version = lab.experiment().version() * 0x9e3779b97f4a7c15ull ^ std::uint64_t(std::uintptr_t(spec.values));
+  const std::uint64_t version = spec.version ? spec.version : lab.experiment().version();
+  h.version = version * 0x9e3779b97f4a7c15ull ^ std::uint64_t(std::uintptr_t(spec.values));
   h.map = spec.diverging ? render::Colormap::diverging : render::Colormap::sequential;
   h.lo = spec.lo;
   h.hi = spec.hi;

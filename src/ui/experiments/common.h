@@ -2,6 +2,7 @@
 // parameters, titled heatmaps laid out in a grid of cards, and the view functions themselves.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -17,6 +18,7 @@ void pitfalls(const lab::Lab& lab, lab::State& next, Ui& ui);
 void stability(const lab::Lab& lab, lab::State& next, Ui& ui);
 void tiling(const lab::Lab& lab, lab::State& next, Ui& ui);
 void heads(const lab::Lab& lab, lab::State& next, Ui& ui);
+void train(const lab::Lab& lab, lab::State& next, Ui& ui);
 
 // [SECTION] shared pieces
 void heading(const char* title);
@@ -57,6 +59,7 @@ struct MapSpec {
   Labels rows, cols;
   int highlight_row = -1;
   float height = 0;            // room for the heatmap with its labels; 0: the rest of the card
+  std::uint64_t version = 0;   // changes whenever *values does; 0: the experiment's version
 };
 // A titled heatmap through the walkthrough's HeatmapView (one per id, kept in `ui`).
 HeatmapHit map(Ui& ui, const lab::Lab& lab, const char* id, const MapSpec& spec);

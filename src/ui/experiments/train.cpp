@@ -1,0 +1,370 @@
+// [SECTION] view=train: a tiny attention-only model trained live. Controls on the left; on
+// the right the curves of the run (and of the compared run, dashed), the attention maps of
+// every layer and head on one fixed held-out example, and what to try.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "common.h"
+#include "explain.h"
+#include "tasks.h"
+#include "theme.h"
+
+namespace ui::exp {
+namespace {
+
+constexpr const char* kTaskNotes[] = {
+    // reverse
+    "Reverse: position i must output the token at position n − 1 − i. Watch the map turn into an anti-diagonal: "
+    "each query row lights up the mirrored key.",
+    // induction
+    "Induction: random tokens, a block, then the same block again; in the repeat each position predicts the next "
+    "token. Watch layer 1 form a previous-token head (a bright line just below the diagonal) and layer 2 an "
+    "induction head: in the repeat, each query reads the key just after its token's earlier copy.",
+    // sort
+    "Sort: each position outputs the next larger token present. Each row's bright cell lands on the key holding "
+    "that token, so the pattern follows the tokens' values, not their positions.",
+    // max
+    "Max: every position outputs the largest token. Every row reads the same key, one bright column, wherever the "
+    "largest token sits.",
+};
+
+constexpr const char* kCompareNote =
+    "Try: d_k 64, tick \"a second run with\" no scale, and Play: the unscaled run starts with near one-hot attention "
+    "(entropy near 0), its gradient at W_Q and W_K is far smaller, and it needs more steps. Set init std to 0.02 and "
+    "Reset: the gap shrinks or reverses.";
+
+constexpr const char* kScaleLabels[] = {"1/√d_k", "none", "1/d_k"};
+
+// The compared settings the chooser offers, and the value each compares against: the other
+// scale, a tiny or a unit initialisation, a learning rate ten times off.
+std::string compared_setting(const char* key, const train::Config& c) {
+  const std::string k = key;
+  if (k == "scale") return c.scale == attn::ScaleMode::none ? "scale:sqrt" : "scale:none";
+  if (k == "init") return c.init_std == 0.02f ? "init:1" : "init:0.02";
+  char text[32];
+  std::snprintf(text, sizeof text, "lr:%g", double(c.lr >= 0.01f ? c.lr / 10 : c.lr * 10));
+  return text;
+}
+
+// A setting as the legends name it: "scale none", "init 0.02".
+std::string setting_label(const std::string& key, const std::string& value) {
+  if (key == "scale") return value == "sqrt" ? "1/√d_k" : value == "dk" ? "1/d_k" : "no scale";
+  return key + " " + value;
+}
+
+struct Curves {
+  std::vector<double> x;  // steps, 1-based; at most ~1000 points however long the run
+  std::size_t stride = 1;
+  explicit Curves(int steps) {
+    stride = std::size_t(std::max(1, steps / 1000));
+    for (int i = 0; i < steps; i += int(stride)) x.push_back(i + 1);
+  }
+  template <class F>
+  std::vector<double> of(F value) const {
+    std::vector<double> y;
+    for (double s : x) y.push_back(value(std::size_t(s) - 1));
+    return y;
+  }
+};
+
+// The mean entropy of uniform attention rows: ln(seq), or with a causal mask the mean of
+// ln(i + 1) over rows i (row i sees i + 1 keys).
+double uniform_entropy(const train::Config& c) {
+  if (!c.causal) return std::log(double(c.seq));
+  double sum = 0;
+  for (int i = 0; i < c.seq; ++i) sum += std::log(double(i + 1));
+  return sum / c.seq;
+}
+
+// Tokens as letters (a … z, A … F), so a repeated token reads as one.
+std::string token(int t) {
+  if (t < 0) return "·";
+  return std::string(1, char(t < 26 ? 'a' + t : 'A' + t - 26));
+}
+
+// A titled group of controls (ImGui 1.86 has no SeparatorText).
+void section(const char* title) {
+  ImGui::Spacing();
+  ImGui::TextColored(palette().muted_text, "%s", title);
+  ImGui::Separator();
+}
+
+bool slider(const char* label, int* v, int lo, int hi, float width, ImGuiSliderFlags flags = 0) {
+  ImGui::SetNextItemWidth(width);
+  return ImGui::SliderInt(label, v, lo, hi, "%d", flags);
+}
+
+bool combo(const char* label, int* current, const char* const* items, int count, float width) {
+  ImGui::SetNextItemWidth(width);
+  return ImGui::Combo(label, current, items, count);
+}
+
+void controls(const lab::Lab& lab, lab::State& next, Ui& ui) {
+  const lab::State& s = lab.state();
+  const float w = ImGui::GetContentRegionAvail().x * 0.52f;
+  if (ImGui::Button(s.play ? "❚❚ Pause" : "▶ Play")) next.play = !s.play;
+  ImGui::SameLine();
+  if (ImGui::Button("Step")) ++ui.train_steps_requested, next.play = false;
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) ui.train_reset_requested = true;
+  int spf = s.steps_per_frame;
+  if (slider("steps / frame", &spf, 1, lab::TrainLimits::max_steps_per_frame, w, ImGuiSliderFlags_Logarithmic))
+    next.steps_per_frame = spf;
+
+  section("Task and model");
+  train::Config& c = next.train;
+  const train::Config& now = s.train;
+  int task = int(now.task);
+  if (combo("task", &task, train::kTaskNames, train::kTaskCount, w)) c = train::defaults(train::Task(task));
+  int v = now.layers;
+  if (slider("layers", &v, 1, train::Limits::max_layers, w)) c.layers = v;
+  v = now.heads;
+  if (slider("heads", &v, 1, train::Limits::max_heads, w)) c.heads = v;
+  v = now.d_model;
+  if (slider("d_model", &v, 1, train::Limits::max_d_model, w, ImGuiSliderFlags_Logarithmic)) c.d_model = v;
+  v = now.d_k;
+  if (slider("d_k (per head)", &v, 1, train::Limits::max_d_k, w, ImGuiSliderFlags_Logarithmic)) c.d_k = v;
+  v = now.seq;
+  if (slider("sequence", &v, now.task == train::Task::induction ? 4 : 2, train::Limits::max_seq, w)) {
+    c.seq = v;
+    c.vocab = std::max(c.vocab, train::min_vocab(now.task, v));  // the task's tokens must fit
+  }
+  v = now.vocab;
+  if (slider("vocabulary", &v, std::max(2, train::min_vocab(now.task, now.seq)), train::Limits::max_vocab, w))
+    c.vocab = v;
+  bool causal = now.causal;
+  if (ImGui::Checkbox("causal mask", &causal)) c.causal = causal;
+  int scale = int(now.scale);
+  if (combo("scale", &scale, kScaleLabels, 3, w)) c.scale = attn::ScaleMode(scale);
+  int pos = int(now.positions);
+  if (combo("positions", &pos, train::kPositionNames, 2, w)) c.positions = train::Positions(pos);
+
+  section("Training");
+  float f = now.init_std;
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::SliderFloat("init std", &f, 0.001f, float(train::Limits::max_std), "%.3g", ImGuiSliderFlags_Logarithmic))
+    c.init_std = std::max(f, 0.001f);
+  f = now.proj_std;
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::SliderFloat("proj std", &f, 0, float(train::Limits::max_std), f > 0 ? "%.3g" : "1/√d_model",
+                         ImGuiSliderFlags_Logarithmic))
+    c.proj_std = std::max(f, 0.0f);
+  f = now.lr;
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::SliderFloat("learning rate", &f, 1e-4f, float(train::Limits::max_lr), "%.2g", ImGuiSliderFlags_Logarithmic))
+    c.lr = std::max(f, 1e-4f);
+  v = now.batch;
+  if (slider("batch", &v, 1, train::Limits::max_batch, w, ImGuiSliderFlags_Logarithmic)) c.batch = v;
+  v = int(now.seed);
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::InputInt("seed", &v) && v >= 0) c.seed = std::uint32_t(v);
+
+  section("Compare");
+  bool compare = !s.vs.empty();
+  const std::string key = s.vs.substr(0, s.vs.find(':'));
+  if (ImGui::Checkbox("a second run with", &compare)) next.vs = compare ? compared_setting("scale", now) : "";
+  if (compare) {
+    static constexpr const char* kKeys[] = {"scale", "init", "lr"};
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::BeginCombo("##compared", setting_label(key, s.vs.substr(key.size() + 1)).c_str())) {
+      for (const char* k : kKeys) {
+        const std::string vs = compared_setting(k, now);
+        if (ImGui::Selectable(setting_label(k, vs.substr(vs.find(':') + 1)).c_str(), key == k)) next.vs = vs;
+      }
+      ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    ImGui::TextUnformatted("only");
+  }
+}
+
+// The status line: how far the run is, and the compared run beside it.
+void status(const lab::Training& t, const std::string& this_run, const std::string& other_run) {
+  auto line = [](const train::Run& r) {
+    const train::History& h = r.history();
+    char text[160];
+    if (h.loss.empty()) return std::string("step 0: press Play, or Step for one step");
+    std::snprintf(text, sizeof text, "step %d · loss %s · held-out accuracy %.1f%%", r.steps(),
+                  num(float(h.loss.back())).c_str(), 100 * h.accuracy.back());
+    std::string out = text;
+    const int reached = h.steps_to_accuracy(0.95);
+    if (reached > 0) out += " · 95% at step " + std::to_string(reached);
+    return out;
+  };
+  ImGui::PushFont(fonts().heading);
+  ImGui::TextUnformatted(line(*t.run()).c_str());
+  ImGui::PopFont();
+  if (t.compare()) {
+    ImGui::SameLine();
+    ImGui::TextColored(palette().muted_text, "(%s)", this_run.c_str());
+    ImGui::PushFont(fonts().heading);
+    ImGui::TextUnformatted(line(*t.compare()).c_str());
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::TextColored(palette().muted_text, "(%s, dashed)", other_run.c_str());
+  }
+}
+
+void curves(const lab::Training& t, const std::string& this_run, const std::string& other_run) {
+  const train::Run& run = *t.run();
+  std::vector<const train::Run*> runs{&run};
+  if (t.compare()) runs.push_back(t.compare());
+  const bool compared = runs.size() > 1;
+  // One quantity per plot: with two runs the legend names the runs.
+  auto label = [&](const std::string& what, std::size_t r) { return compared ? (r ? other_run : this_run) : what; };
+  auto kind = [](std::size_t r) { return r ? PlotSeries::Kind::dashed : PlotSeries::Kind::line; };
+  std::vector<PlotSeries> loss, accuracy, entropy, grad;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const train::History& h = runs[r]->history();
+    const Curves c(runs[r]->steps());
+    loss.push_back({label("loss", r), c.x, c.of([&](std::size_t i) { return h.loss[i]; }), kind(r), 0});
+    accuracy.push_back({label("accuracy", r), c.x, c.of([&](std::size_t i) { return h.accuracy[i]; }), kind(r), 2});
+    grad.push_back({label("‖∂L/∂(W_Q, W_K)‖", r), c.x, c.of([&](std::size_t i) { return h.grad_norm_qk[i]; }),
+                    kind(r), 3});
+    const int heads = runs[r]->config().heads;
+    const int count = runs[r]->config().layers * heads;
+    for (int k = 0; k < count; ++k) {
+      const std::string head = "L" + std::to_string(k / heads + 1) + " H" + std::to_string(k % heads + 1);
+      entropy.push_back({compared ? head + ", " + label("", r) : head, c.x, c.of([&](std::size_t i) { return h.entropy[i][std::size_t(k)]; }),
+                         kind(r), k});
+    }
+  }
+  const double steps = std::max(1, run.steps());
+  entropy.push_back({"uniform", {0, steps}, {uniform_entropy(run.config()), uniform_entropy(run.config())},
+                     PlotSeries::Kind::dashed, 7});
+
+  Grid grid(4, 200);
+  const float h = card_height(160, 3);
+  PlotSpec spec;
+  spec.x_label = "step";
+  spec.x_min = 0;
+  spec.log_y = true;
+  spec.y_label = "loss";
+  plot_card(grid, "loss", h, "Loss", "cross-entropy on each step's fresh batch", spec, loss);
+  spec.log_y = false;
+  spec.y_label = "accuracy";
+  spec.y_min = 0;
+  spec.y_max = 1;
+  plot_card(grid, "accuracy", h, "Held-out accuracy", "64 sequences the model never trains on", spec, accuracy);
+  spec.y_label = "nats";
+  spec.y_max = NAN;
+  plot_card(grid, "entropy", h, "Attention entropy",
+            "mean per head; 0 is one-hot, dashed is uniform", spec, entropy);
+  spec.log_y = true;
+  spec.y_min = NAN;
+  spec.y_label = "gradient norm";
+  plot_card(grid, "grad", h, "Q and K gradient",
+            "reaching W_Q, W_K; tiny while softmax is saturated", spec, grad);
+}
+
+void maps(const lab::Lab& lab, Ui& ui, const std::string& other_run) {
+  const lab::Training& t = lab.training();
+  std::vector<const train::Run*> runs{t.run()};
+  if (t.compare()) runs.push_back(t.compare());
+  const train::Maps& example = t.run()->maps();
+  const int seq = int(example.tokens.size());
+  const std::vector<int> tokens = example.tokens;
+  const Labels labels = [tokens](int i) { return token(tokens[std::size_t(i)]); };
+  int count = 0;
+  for (const train::Run* r : runs) count += int(r->maps().weights.size());
+  Grid grid(count, 190);
+  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float cell = std::min((grid.width() - 60 * scale) / float(seq), 22 * scale);
+  const float height = std::max(cell * float(seq) + ImGui::GetTextLineHeight() * 3.6f, 130 * scale) / scale;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const train::Run& run = *runs[r];
+    const int heads = run.config().heads;
+    for (std::size_t k = 0; k < run.maps().weights.size(); ++k) {
+      const std::string id = "map " + std::to_string(r) + "." + std::to_string(k);
+      grid.begin(id.c_str(), card_height(height, r ? 2 : 1));
+      MapSpec m;
+      m.title = "Layer " + std::to_string(int(k) / heads + 1) + " · head " + std::to_string(int(k) % heads + 1);
+      if (r) m.caption = other_run + " (the second run)";
+      m.values = &run.maps().weights[k];
+      m.rows = m.cols = labels;
+      m.version = t.version();
+      const HeatmapHit hit = map(ui, lab, id.c_str(), m);
+      if (hit.row >= 0)
+        ImGui::SetTooltip("query %d (%s) → key %d (%s): weight %s", hit.row, token(tokens[std::size_t(hit.row)]).c_str(),
+                          hit.col, token(tokens[std::size_t(hit.col)]).c_str(),
+                          num(run.maps().weights[k](hit.row, hit.col)).c_str());
+      grid.end();
+    }
+  }
+}
+
+// The fixed example in one aligned block: input, target, predicted (green when right).
+void example_tokens(const train::Maps& m) {
+  ImGui::BeginGroup();
+  ImGui::TextColored(palette().muted_text, "One held-out example: the maps' axes");
+  ImGui::PushFont(fonts().mono);
+  auto row = [&](const char* name, const std::vector<int>& tokens, bool judged) {
+    ImGui::TextColored(palette().muted_text, "%-10s", name);
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+      ImGui::SameLine();
+      const bool scored = m.targets[i] >= 0;
+      const ImVec4 colour = !judged || !scored ? (scored ? ImGui::GetStyle().Colors[ImGuiCol_Text] : palette().muted_text)
+                            : tokens[i] == m.targets[i] ? ImGui::ColorConvertU32ToFloat4(plot_colour(2))
+                                                        : ImGui::ColorConvertU32ToFloat4(plot_colour(4));
+      ImGui::TextColored(colour, "%s", token(tokens[i]).c_str());
+    }
+  };
+  row("input", m.tokens, false);
+  row("target", m.targets, false);
+  row("predicted", m.predicted, true);
+  ImGui::PopFont();
+  ImGui::EndGroup();
+}
+
+// What to try, beside the example: the task's pattern and the compare experiment.
+void notes(train::Task task) {
+  ImGui::SameLine(0, 24 * ImGui::GetFontSize() / 16);
+  ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted("What to try");
+  notice(kTaskNotes[int(task)]);
+  notice(kCompareNote);
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+}
+
+}  // namespace
+
+void train(const lab::Lab& lab, lab::State& next, Ui& ui) {
+  const lab::Training& t = lab.training();
+  const lab::State& s = lab.state();
+  const float scale = ImGui::GetFontSize() / 16.0f;
+  heading("Training lab: a tiny attention model learns in front of you");
+  notice("An attention-only transformer trains here on a toy task only attention can solve. Notice that the loss "
+         "drops when the maps sharpen into the task's pattern, and that a run whose softmax starts saturated (entropy "
+         "near 0) gets almost no gradient and stalls.");
+  ImGui::Spacing();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float left = std::min(300 * scale, avail.x * 0.4f);
+  ImGui::BeginChild("train controls", ImVec2(left, avail.y), true, ImGuiWindowFlags_AlwaysUseWindowPadding);
+  controls(lab, next, ui);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("train results", ImVec2(0, avail.y), false);
+  if (!t.run()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().accent);
+    ImGui::TextWrapped("This model cannot train: %s.", t.error().c_str());
+    ImGui::PopStyleColor();
+  } else {
+    const std::string key = s.vs.substr(0, s.vs.find(':'));
+    const std::string this_run = setting_label(key, lab::train_setting(s.train, key));
+    const std::string other_run = key.empty() ? "" : setting_label(key, s.vs.substr(key.size() + 1));
+    status(t, this_run, other_run);
+    if (!t.compare_error().empty()) ImGui::TextWrapped("No second run: %s.", t.compare_error().c_str());
+    curves(t, this_run, other_run);
+    example_tokens(t.run()->maps());
+    notes(s.train.task);
+    maps(lab, ui, other_run);
+  }
+  ImGui::EndChild();
+}
+
+}  // namespace ui::exp
