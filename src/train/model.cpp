@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "products.h"
 #include "sampling.h"
 
 namespace train {
@@ -100,9 +101,9 @@ Forward Model::forward(const Params& p, const Batch& b, bool record) const {
   std::vector<float> out(shape.out_size());
   for (const Layer& layer : p.layers) {
     Forward::LayerState s;
-    s.q = to_heads(x * layer.wq, b.size, c.seq, c.heads, c.d_k);
-    s.k = to_heads(x * layer.wk, b.size, c.seq, c.heads, c.d_k);
-    s.v = to_heads(x * layer.wv, b.size, c.seq, c.heads, c.d_k);
+    s.q = to_heads(product(x, layer.wq), b.size, c.seq, c.heads, c.d_k);
+    s.k = to_heads(product(x, layer.wk), b.size, c.seq, c.heads, c.d_k);
+    s.v = to_heads(product(x, layer.wv), b.size, c.seq, c.heads, c.d_k);
     const attn::Inputs in{shape, s.q.data(), s.k.data(), s.v.data()};
     if (record) {
       s.trace = attn::reference_forward(in, options);
@@ -112,12 +113,12 @@ Forward Model::forward(const Params& p, const Batch& b, bool record) const {
       attn::forward(in, options, out.data());
       s.z = from_heads(out, b.size, c.seq, c.heads, c.d_k);
     }
-    x.noalias() += s.z * layer.wo;
+    add_product(s.z, layer.wo, x);
     if (record) f.layers.push_back(std::move(s));
   }
   f.x_out = x;
 
-  const Matrix logits = x * p.unembed;
+  const Matrix logits = product(x, p.unembed);
   f.probs.resize(rows, c.vocab);
   for (int r = 0; r < rows; ++r) {
     const float top = logits.row(r).maxCoeff();
@@ -152,27 +153,27 @@ Params Model::backward(const Params& p, const Batch& b, const Forward& f) const 
     d_logits(r, b.targets[r]) -= 1.0f;
   }
   if (f.scored) d_logits /= float(f.scored);
-  g.unembed.noalias() = f.x_out.transpose() * d_logits;
-  Matrix dx = d_logits * p.unembed.transpose();
+  g.unembed = product_tn(f.x_out, d_logits);
+  Matrix dx = product_nt(d_logits, p.unembed);
 
   for (int l = c.layers - 1; l >= 0; --l) {
     const Forward::LayerState& s = f.layers[l];
     const Layer& layer = p.layers[l];
     Layer& gl = g.layers[l];
-    gl.wo.noalias() = s.z.transpose() * dx;
-    const std::vector<float> dz = to_heads(dx * layer.wo.transpose(), b.size, c.seq, c.heads, c.d_k);
+    gl.wo = product_tn(s.z, dx);
+    const std::vector<float> dz = to_heads(product_nt(dx, layer.wo), b.size, c.seq, c.heads, c.d_k);
     const attn::Gradients ag =
         attn::reference_backward({shape, s.q.data(), s.k.data(), s.v.data()}, options, s.trace, dz.data());
     const Matrix dq = from_heads(ag.dq, b.size, c.seq, c.heads, c.d_k);
     const Matrix dk = from_heads(ag.dk, b.size, c.seq, c.heads, c.d_k);
     const Matrix dv = from_heads(ag.dv, b.size, c.seq, c.heads, c.d_k);
-    gl.wq.noalias() = s.x.transpose() * dq;
-    gl.wk.noalias() = s.x.transpose() * dk;
-    gl.wv.noalias() = s.x.transpose() * dv;
+    gl.wq = product_tn(s.x, dq);
+    gl.wk = product_tn(s.x, dk);
+    gl.wv = product_tn(s.x, dv);
     // The residual stream passes dx through unchanged, plus what flows back through Q, K, V.
-    dx.noalias() += dq * layer.wq.transpose();
-    dx.noalias() += dk * layer.wk.transpose();
-    dx.noalias() += dv * layer.wv.transpose();
+    add_product(dq, layer.wq.transpose(), dx);
+    add_product(dk, layer.wk.transpose(), dx);
+    add_product(dv, layer.wv.transpose(), dx);
   }
 
   for (int r = 0; r < rows; ++r) {
