@@ -3,9 +3,12 @@
 #   1. natively (Google Benchmark): the reference, an Eigen-materialised attention, the tiled
 #      kernel, with peak heap;
 #   2. in WebAssembly under Node: the tiled kernel and the reference of build/web/attention.js
-#      beside tfjs-backend-wasm, onnxruntime-web and a plain SIMD128 matrix multiply.
-# Prints the table and writes build/bench/bench.json (native.json beside it). A few minutes.
-#   scripts/bench.sh
+#      beside tfjs-backend-wasm, onnxruntime-web and a plain SIMD128 matrix multiply;
+#   3. the training lab: training steps per second of each task's default configuration and
+#      of the issue's goal configuration, natively and in WebAssembly (bench/train_bench.mjs).
+# Prints the tables and writes build/bench/bench.json (native.json and train.json beside it).
+# A few minutes; --train runs only the training part (under a minute).
+#   scripts/bench.sh [--train]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -14,9 +17,22 @@ scripts/setup.sh
 
 say() { printf 'bench: %s\n' "$*" >&2; }
 
-say "building the kernel module and the benchmarks"
+train_bench() {
+  say "training steps per second, native and WebAssembly under Node $(node --version)"
+  [ -f build/native/build.ninja ] || cmake --preset native >/dev/null
+  cmake --build build/native --target attention-cli >/dev/null
+  node bench/train_bench.mjs build/bench/train.json
+}
+
+say "building the kernel module"
 [ -f build/wasm/build.ninja ] || cmake --preset web >/dev/null
 cmake --build --preset web --target attention_module >/dev/null
+if [ "${1:-}" = --train ]; then
+  train_bench
+  exit
+fi
+
+say "building the benchmarks"
 [ -f build/bench/native/build.ninja ] || cmake -S bench -B build/bench/native -G Ninja >/dev/null
 cmake --build build/bench/native >/dev/null
 [ -f build/bench/wasm/build.ninja ] || cmake -S bench -B build/bench/wasm -G Ninja \
@@ -29,3 +45,5 @@ build/bench/native/native_bench --benchmark_out=build/bench/native.json --benchm
 
 say "WebAssembly under Node $(node --version)"
 node bench/wasm_bench.mjs build/bench/native.json build/bench/bench.json
+
+train_bench
