@@ -28,6 +28,7 @@ struct Limits {
   static constexpr int max_vocab = 32;
   static constexpr int max_batch = 128;
   static constexpr int max_steps = 100000;
+  static constexpr long long max_request_tokens = 1 << 24;  // steps · batch · seq of one request
   static constexpr double max_std = 10;
   static constexpr double max_lr = 1;
 };

@@ -11,19 +11,19 @@ using nlohmann::json;
 
 [[noreturn]] void fail(const std::string& message) { throw std::invalid_argument(message); }
 
+// Every whole-number field of the request is positive, so a value beyond int becomes -1 and
+// fails its field's own range check, with the same sentence as any other value out of range.
 int whole(const json& j, const char* field) {
   if (!j.is_number_integer() && !(j.is_number_float() && std::floor(j.get<double>()) == j.get<double>()))
     fail(std::string(field) + ": expected a whole number, got " + (j.is_number() ? j.dump() : j.type_name()));
   const double x = j.get<double>();
-  if (std::fabs(x) > 2147483647.0) fail(std::string(field) + ": " + j.dump() + " is out of range");
-  return int(x);
+  return std::fabs(x) > 2147483647.0 ? -1 : int(x);
 }
 
+// A number beyond float's range becomes ±∞, which every field's range check refuses.
 float number(const json& j, const char* field) {
   if (!j.is_number()) fail(std::string(field) + ": expected a number, got " + j.type_name());
-  const double x = j.get<double>();
-  if (!std::isfinite(x) || std::fabs(x) > 1e30) fail(std::string(field) + ": not a finite number");
-  return float(x);
+  return float(j.get<double>());
 }
 
 std::string text(const json& j, const char* field) {
@@ -99,7 +99,7 @@ Request parse_request(std::string_view json_text) {
   } catch (const json::parse_error& e) {
     fail("request: invalid JSON at byte " + std::to_string(e.byte));
   }
-  if (!j.is_object()) fail(std::string("request: expected an object, got ") + j.type_name());
+  if (!j.is_object()) fail("request: expected a JSON object");
   Request r;
   // The task first: its defaults are the base the other fields change.
   if (j.contains("task")) {
@@ -140,6 +140,12 @@ Request parse_request(std::string_view json_text) {
   }
   if (r.steps < 0 || r.steps > Limits::max_steps)
     fail("steps: expected a whole number from 0 to " + std::to_string(Limits::max_steps));
+  // One call must end in minutes, not days: bound the tokens it trains on.
+  const long long tokens = (long long)(r.steps) * r.config.batch * r.config.seq;
+  if (tokens > Limits::max_request_tokens)
+    fail("steps: " + std::to_string(r.steps) + " steps of " + std::to_string(r.config.batch) + " × " +
+         std::to_string(r.config.seq) + " tokens exceed the " + std::to_string(Limits::max_request_tokens) +
+         " tokens one request may train on");
   const std::string problem = validate(r.config);
   if (!problem.empty()) fail(problem);
   return r;
@@ -157,6 +163,8 @@ std::string train_json(std::string_view json_text, bool* ok) {
     return json{{"error", e.what()}}.dump();
   } catch (const std::bad_alloc&) {
     return json{{"error", "request: out of memory"}}.dump();
+  } catch (const std::exception& e) {  // nothing may escape a WebAssembly call
+    return json{{"error", std::string("request: ") + e.what()}}.dump();
   }
 }
 

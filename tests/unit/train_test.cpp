@@ -183,7 +183,7 @@ TEST(TrainRequest, BadFieldsGetOneSentenceNamingThem) {
             "vocab: the sort task needs at least 12 distinct tokens at seq 12");
   EXPECT_EQ(error_of(R"({"dropout": 0.1})"), "request: unknown field \"dropout\"");
   EXPECT_EQ(error_of(R"({"task": )"), "request: invalid JSON at byte 10");
-  EXPECT_EQ(error_of("[1]"), "request: expected an object, got array");
+  EXPECT_EQ(error_of("[1]"), "request: expected a JSON object");
 }
 
 TEST(TrainRequest, TheTaskSetsTheDefaultsAndOtherFieldsOverrideThem) {
