@@ -32,9 +32,9 @@ constexpr const char* kTaskNotes[] = {
 };
 
 constexpr const char* kCompareNote =
-    "Try: d_k 64, tick \"a second run with\" no scale, and Play: the unscaled run starts with near one-hot attention "
-    "(entropy near 0), its gradient at W_Q and W_K is far smaller, and it needs more steps. Set init std to 0.02 and "
-    "Reset: the gap shrinks or reverses.";
+    "Compare the scale: set d_k to 64, tick \"a second run with\" no scale, and Play. The unscaled run starts with "
+    "near one-hot attention (entropy near 0) and needs about twice the steps to reach 95% on reverse. Then set init "
+    "std to 0.02: both runs start uniform, and the order reverses.";
 
 constexpr const char* kScaleLabels[] = {"1/√d_k", "none", "1/d_k"};
 
@@ -257,7 +257,7 @@ void curves(const lab::Training& t, const std::string& this_run, const std::stri
   spec.y_min = NAN;
   spec.y_label = "gradient norm";
   plot_card(grid, "grad", h, "Q and K gradient",
-            "reaching W_Q, W_K; tiny while softmax is saturated", spec, grad);
+            "the norm reaching W_Q and W_K at each step", spec, grad);
 }
 
 void maps(const lab::Lab& lab, Ui& ui, const std::string& other_run) {
@@ -340,7 +340,7 @@ void train(const lab::Lab& lab, lab::State& next, Ui& ui) {
   heading("Training lab: a tiny attention model learns in front of you");
   notice("An attention-only transformer trains here on a toy task only attention can solve. Notice that the loss "
          "drops when the maps sharpen into the task's pattern, and that a run whose softmax starts saturated (entropy "
-         "near 0) gets almost no gradient and stalls.");
+         "near 0) learns more slowly.");
   ImGui::Spacing();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float left = std::min(300 * scale, avail.x * 0.4f);
