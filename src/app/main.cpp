@@ -227,6 +227,13 @@ const char* lab_experiment() {
 }
 
 int main(int argc, char** argv) {
+#ifndef __EMSCRIPTEN__
+  // A training step frees and reallocates a few MiB of matrices; by default glibc hands that
+  // memory back to the system after every step and page-faults it in again, which would
+  // cost more than the step itself (attention-cli train does the same).
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
   static App app;
   g_app = &app;
   if (!parse_args(argc, argv, app.options)) {
