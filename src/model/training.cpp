@@ -44,7 +44,9 @@ void Training::reset() {
 }
 
 void Training::step() {
-  if (!run_) return;
+  // A run stops where a training request must (train::Limits::max_steps): a page left
+  // playing would otherwise grow its history without bound.
+  if (!run_ || finished()) return;
   run_->step();
   if (compare_) compare_->step();
   ++version_;
@@ -53,11 +55,13 @@ void Training::step() {
 void Training::advance(int steps, double budget_ms) {
   using clock = std::chrono::steady_clock;
   const clock::time_point start = clock::now();
-  for (int i = 0; i < steps && run_; ++i) {
+  for (int i = 0; i < steps && run_ && !finished(); ++i) {
     step();
     if (std::chrono::duration<double, std::milli>(clock::now() - start).count() >= budget_ms) break;
   }
 }
+
+bool Training::finished() const { return run_ && run_->steps() >= train::Limits::max_steps; }
 
 std::string Training::json() const {
   if (!run_) return nlohmann::json{{"view", "train"}, {"error", error_}}.dump();

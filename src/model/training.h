@@ -28,6 +28,8 @@ class Training {
 
   const train::Run* run() const { return run_.get(); }          // null if the configuration is bad
   const train::Run* compare() const { return compare_.get(); }  // null without a compared setting
+  // True once the run has reached train::Limits::max_steps; it then takes no more steps.
+  bool finished() const;
   // Why there is no run, or no compared run ("" when there is).
   const std::string& error() const { return error_; }
   const std::string& compare_error() const { return compare_error_; }

@@ -195,6 +195,7 @@ void status(const lab::Training& t, const std::string& this_run, const std::stri
     std::string out = text;
     const int reached = h.steps_to_accuracy(0.95);
     if (reached > 0) out += " · 95% at step " + std::to_string(reached);
+    if (r.steps() >= train::Limits::max_steps) out += " · the end: Reset to run again";
     return out;
   };
   ImGui::PushFont(fonts().heading);
