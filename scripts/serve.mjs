@@ -32,7 +32,10 @@ export function serve(dir, port = 0, host = '127.0.0.1') {
     server.once('error', reject);
     server.listen(port, host, () => {
       const { port: actual } = server.address();
-      resolve({ url: `http://${host}:${actual}/`, port: actual, close: () => new Promise((r) => server.close(r)) });
+      // close() also ends idle keep-alive connections: a browser that is still open keeps its
+      // sockets for minutes, and server.close() alone would wait for them.
+      const close = () => new Promise((r) => { server.close(r); server.closeAllConnections(); });
+      resolve({ url: `http://${host}:${actual}/`, port: actual, close });
     });
   });
 }
