@@ -6,28 +6,18 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import finalhandler from 'finalhandler';
+import serveStatic from 'serve-static';
 
-const types = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json',
-  '.css': 'text/css; charset=utf-8', '.png': 'image/png', '.svg': 'image/svg+xml',
-  '.ttf': 'font/ttf', '.csv': 'text/csv; charset=utf-8', '.txt': 'text/plain; charset=utf-8',
-};
-
+// serve-static (send) resolves every path inside the root and answers 400 or 403 for
+// malformed escapes, NUL bytes and climbs out of it, encoded or not; its MIME table knows
+// .wasm, which browsers compile streaming only as application/wasm.
 export function serve(dir, port = 0, host = '127.0.0.1') {
-  const root = path.resolve(dir);
-  const server = http.createServer((req, res) => {
-    const urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    let file = path.join(root, urlPath);
-    if (!file.startsWith(root)) { res.writeHead(403).end(); return; }
-    if (urlPath.endsWith('/')) file = path.join(file, 'index.html');
-    fs.readFile(file, (err, data) => {
-      if (err) { res.writeHead(404, { 'content-type': 'text/plain' }).end('not found'); return; }
-      res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream',
-                           'cache-control': 'no-cache' });
-      res.end(data);
-    });
+  const files = serveStatic(path.resolve(dir), {
+    dotfiles: 'deny',
+    setHeaders: (res) => res.setHeader('cache-control', 'no-cache'),
   });
+  const server = http.createServer((req, res) => files(req, res, finalhandler(req, res)));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
