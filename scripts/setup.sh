@@ -55,7 +55,9 @@ if [ ! -f "$imgui_dir/imgui.cpp" ]; then
   work=$root/third_party/.apt
   rm -rf "$work"; mkdir -p "$work/lists/partial" "$work/dl"
   # A deb-src list derived from this machine's own apt sources, used privately so the
-  # system's apt configuration stays untouched.
+  # system's apt configuration stays untouched. Each entry keeps its source's keyring
+  # (Signed-By, or the system's trusted keys), so apt verifies the index as it would for
+  # the binary packages.
   list=$work/sources.list
   : > "$list"
   for f in /etc/apt/sources.list.d/*.sources; do
@@ -64,20 +66,25 @@ if [ ! -f "$imgui_dir/imgui.cpp" ]; then
       /^URIs:/   { uris=$0; sub(/^URIs:[ \t]*/, "", uris) }
       /^Suites:/ { suites=$0; sub(/^Suites:[ \t]*/, "", suites) }
       /^Components:/ { comps=$0; sub(/^Components:[ \t]*/, "", comps) }
-      /^$/ { if (uris != "") { n=split(uris,u," "); m=split(suites,s," ");
-               for(i=1;i<=n;i++) for(j=1;j<=m;j++) print "deb-src [trusted=yes] " u[i] " " s[j] " " comps }
-             uris=""; suites=""; comps="" }
-      END { if (uris != "") { n=split(uris,u," "); m=split(suites,s," ");
-               for(i=1;i<=n;i++) for(j=1;j<=m;j++) print "deb-src [trusted=yes] " u[i] " " s[j] " " comps } }
+      /^Signed-By:/ { key=$0; sub(/^Signed-By:[ \t]*/, "", key) }
+      function entries(   n, m, i, j, u, s, opt) {
+        if (uris == "") return
+        opt = key != "" ? "[signed-by=" key "] " : ""
+        n = split(uris, u, " "); m = split(suites, s, " ")
+        for (i = 1; i <= n; i++) for (j = 1; j <= m; j++) print "deb-src " opt u[i] " " s[j] " " comps
+      }
+      /^$/ { entries(); uris=""; suites=""; comps=""; key="" }
+      END { entries() }
     ' "$f" >> "$list"
   done
   if [ -f /etc/apt/sources.list ]; then
-    grep -E '^deb ' /etc/apt/sources.list | sed -E 's/^deb (\[[^]]*\] )?/deb-src [trusted=yes] /' >> "$list" || true
+    grep -E '^deb ' /etc/apt/sources.list | sed -E 's/^deb /deb-src /' >> "$list" || true
   fi
   [ -s "$list" ] || die "found no apt sources to derive a deb-src list from"
   opts=(-o Dir::Etc::SourceList="$list" -o Dir::Etc::SourceParts=/dev/null
         -o Dir::State::Lists="$work/lists" -o Debug::NoLocking=1)
-  apt-get "${opts[@]}" update -qq >/dev/null 2>&1 || die "could not read Debian's source index (network?)"
+  apt-get "${opts[@]}" update -qq >/dev/null 2>&1 \
+    || die "could not fetch or verify Debian's source index (network, or a signature the system's keyring cannot check)"
   (cd "$work/dl" && apt-get "${opts[@]}" source --download-only imgui >/dev/null 2>&1) \
     || die "could not download Debian's imgui source package"
   tarball=$(ls "$work"/dl/imgui_*.orig.tar.* | head -n 1)
