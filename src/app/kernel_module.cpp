@@ -61,7 +61,7 @@ std::vector<float> read_tensor(const val& array, const char* name, int batch, in
 }
 
 val forward_arrays(const val& q, const val& k, const val& v, int batch, int heads, int kv_heads, int nq,
-                   int nk, int dk, int dv, float scale, int causal, int kernel) {
+                   int nk, int dk, int dv, double scale, int causal, int kernel) {
   try {
     const attn::Shape s{batch, heads, kv_heads, nq, nk, dk, dv};
     attn::io::check_heads_divide(s);
@@ -71,8 +71,9 @@ val forward_arrays(const val& q, const val& k, const val& v, int batch, int head
     const std::vector<float> kv = read_tensor(k, "k", batch, kv_heads, nk, dk);
     const std::vector<float> vv = read_tensor(v, "v", batch, kv_heads, nk, dv);
     attn::Options options;
-    options.scale = scale;
+    options.scale = attn::io::check_scale(scale);
     options.causal = attn::Causal(causal);
+    attn::io::check_ranges({s, qv.data(), kv.data(), vv.data()}, options);
     std::vector<float> out(s.out_size());
     attn::forward({s, qv.data(), kv.data(), vv.data()}, options, out.data(), kernel_choice);
     // A copy the caller owns; every buffer of this call is freed on return.

@@ -46,6 +46,11 @@ void check_tensor_elements(const std::string& field, std::size_t elements);
 void check_heads_divide(const Shape& s);
 // The reference holds every score; refuse what would not fit rather than run out of memory.
 void check_score_limit(const Shape& s, bool needs_reference);
+// A scale that is finite as a float, returned as one.
+float check_scale(double scale);
+// Scores, masked scores and outputs must stay finite in float32 (docs: README, "The kernel
+// from the command line"): the kernels would answer NaN, or silently 0, past that.
+void check_ranges(const Inputs& in, const Options& o);
 
 // Computes a parsed request and writes the response JSON.
 std::string respond(const Request& request);

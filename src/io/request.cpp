@@ -204,9 +204,8 @@ Request parse_request(std::string_view json_text) {
   o.scale = scale_for(ScaleMode::inv_sqrt_dk, s.dk);
   if (j.contains("scale")) {
     const json& sc = j["scale"];
-    if (!sc.is_number() || !std::isfinite(sc.get<double>()))
-      fail("scale: expected a finite number");
-    o.scale = float(sc.get<double>());
+    if (!sc.is_number()) fail("scale: expected a finite number");
+    o.scale = check_scale(sc.get<double>());
   }
   if (j.contains("causal")) o.causal = parse_causal(j["causal"]);
   if (j.contains("kernel")) r.kernel = parse_kernel(j["kernel"]);
@@ -252,6 +251,7 @@ Request parse_request(std::string_view json_text) {
     fail("grad_output: missing, and the requested gradients need it");
   }
 
+  check_ranges(r.inputs(), o);
   check_score_limit(s, wants_grads || r.wants("weights") || r.wants("scores") ||
                            r.kernel == Kernel::reference);
   return r;

@@ -38,6 +38,12 @@ std::string respond(const Request& r) {
   json res = json::object();
   const auto put = [&](const char* name, const std::vector<float>& data, int heads, int rows, int cols) {
     // (batch, heads, rows, cols), less the leading axes that the request's rank lacks.
+    // check_ranges keeps scores and outputs finite; gradients multiply grad_output with v, q
+    // and k, unbounded by it, so an overflow there is refused here rather than sent as null.
+    const bool scores = std::string(name) == "scores";
+    for (float x : data)
+      if (!std::isfinite(x) && !(scores && x == kNegInf))
+        throw RequestError(std::string(name) + ": overflows float32 for these inputs");
     const int dims[4] = {s.batch, heads, rows, cols};
     const float* p = data.data();
     res[name] = nest(p, dims + 4 - r.rank, r.rank);

@@ -87,6 +87,11 @@ test('bad input throws the one-sentence error and the module stays usable', () =
     [bad((p) => { p.dims.heads = 3; p.dims.kvHeads = 2; }), "k: 2 heads do not divide q's 3 heads"],
     [bad((p) => { p.dims.nq = 5000; p.dims.dk = 4000; }), 'q: more than 16777216 elements, the limit of this build'],
     [bad((p) => { p.options.scale = Infinity; }), 'scale: expected a finite number'],
+    [bad((p) => { p.options.scale = 1e39; }), 'scale: expected a finite number'],
+    [bad((p) => { p.q = p.q.map((x) => x * 1e19); p.k = p.k.map((x) => x * 1e19); }),
+     'q and k: scores could reach 1.16e+38, past the 8.51e+37 within which this build computes in float32'],
+    [bad((p) => { p.v = p.v.map((x) => x * 1e38); }),
+     'v: n_k times the largest |v| could reach 2.8e+38, past the 8.51e+37 within which this build computes in float32'],
     [bad((p) => { p.options.causal = 'yes'; }), 'causal: expected false, true, "top_left" or "bottom_right"'],
     [bad((p) => { p.options.kernel = 'fast'; }), 'kernel: expected "auto", "reference" or "tiled"'],
   ];

@@ -82,3 +82,17 @@ TEST(Contract, ResponsesKeepTheRequestRankAndSpellBlockedScores) {
   EXPECT_EQ(rank3.size(), 1u) << "only what was asked for";
   EXPECT_EQ(rank3["weights"], json::parse("[[[1.0]],[[1.0]]]"));
 }
+
+TEST(Contract, ScoresNearTheFloat32RangeStayExact) {
+  // Scores of ±1e36 are within the range check's bound: a single key weighs exactly 1, and of
+  // two keys the larger score takes everything, through either kernel.
+  for (const char* kernel : {"reference", "tiled"}) {
+    SCOPED_TRACE(kernel);
+    for (const char* q : {"1e18", "-1e18"}) {
+      const std::string one = std::string(R"({"q":[[)") + q + R"(]],"k":[[1e18]],"v":[[3]],"kernel":")" + kernel + "\"}";
+      EXPECT_EQ(json::parse(attn::io::compute_json(one)), json::parse(R"({"output":[[3.0]]})")) << one;
+    }
+    const std::string two = std::string(R"({"q":[[1e18]],"k":[[1e18],[-1e18]],"v":[[3],[5]],"kernel":")") + kernel + "\"}";
+    EXPECT_EQ(json::parse(attn::io::compute_json(two)), json::parse(R"({"output":[[3.0]]})")) << two;
+  }
+}
