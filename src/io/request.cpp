@@ -101,15 +101,36 @@ json parse_json(std::string_view text) {
   if (text.size() > Limits::max_request_bytes)
     fail("request: larger than " + std::to_string(Limits::max_request_bytes >> 20) +
          " MiB, the limit of this build");
-  // Refuse deep nesting while parsing, before it can cost stack or memory.
-  const json::parser_callback_t depth_guard = [](int depth, json::parse_event_t, json&) {
+  std::vector<std::set<std::string>> keys;  // of each object being read
+  std::string field = "request";             // the request's field being read
+  std::size_t arrays = 0, leaves = 0;        // in that field, which comes once
+  // Checks made while parsing, before the document can cost memory or stack: nesting depth,
+  // a field given twice (a document would keep the last one silently), and each field's
+  // count of entries and arrays, so the document stays proportional to the tensor limit
+  // whatever the request's size.
+  const json::parser_callback_t guard = [&](int depth, json::parse_event_t event, json& parsed) {
     if (depth > Limits::max_depth)
       fail("request: nested deeper than " + std::to_string(Limits::max_depth) +
            " levels, the limit of this build");
+    switch (event) {
+      case json::parse_event_t::object_start: keys.emplace_back(); break;
+      case json::parse_event_t::object_end: keys.pop_back(); break;
+      case json::parse_event_t::key:
+        if (!keys.back().insert(parsed.get<std::string>()).second)
+          fail("request: field \"" + parsed.get<std::string>() + "\" given twice");
+        if (depth == 1) {
+          field = parsed.get<std::string>();
+          arrays = leaves = 0;
+        }
+        break;
+      case json::parse_event_t::array_end: check_tensor_elements(field, ++arrays); break;
+      case json::parse_event_t::value: check_tensor_elements(field, ++leaves); break;
+      default: break;
+    }
     return true;
   };
   try {
-    return json::parse(text.begin(), text.end(), depth_guard);
+    return json::parse(text.begin(), text.end(), guard);
   } catch (const json::parse_error& e) {
     fail("request: invalid JSON at byte " + std::to_string(e.byte));
   }

@@ -96,3 +96,12 @@ TEST(Contract, ScoresNearTheFloat32RangeStayExact) {
     EXPECT_EQ(json::parse(attn::io::compute_json(two)), json::parse(R"({"output":[[3.0]]})")) << two;
   }
 }
+
+TEST(Contract, SizesAreCheckedWhileParsing) {
+  // One entry past the tensor limit, in a request cut short after it: the limit is reported
+  // (the parser never held more than the limit), not the broken JSON that comes later.
+  std::string text = R"({"q": [[0)";
+  for (std::size_t i = 0; i < attn::io::Limits::max_tensor_elements; ++i) text += ",0";
+  text += R"(]], "k": )";
+  EXPECT_EQ(json::parse(attn::io::compute_json(text))["error"], "q: more than 16777216 elements, the limit of this build");
+}
