@@ -7,8 +7,10 @@
 #   3. the training lab: training steps per second of each task's default configuration and
 #      of the issue's goal configuration, natively and in WebAssembly (bench/train_bench.mjs).
 # Prints the tables and writes build/bench/bench.json (native.json and train.json beside it).
-# A few minutes; --train runs only the training part (under a minute).
-#   scripts/bench.sh [--train]
+# A few minutes; --train runs only the training part (under a minute); --page only the page's
+# speed in headless Chromium (bench/page_bench.mjs: first frame, setState to screen at
+# n = 64 … 2048, frames drawn while idle; about two minutes), written to build/bench/page.json.
+#   scripts/bench.sh [--train | --page]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -23,6 +25,15 @@ train_bench() {
   cmake --build build/native --target attention-cli >/dev/null
   node bench/train_bench.mjs build/bench/train.json
 }
+
+if [ "${1:-}" = --page ]; then
+  say "the page in headless Chromium"
+  [ -f build/wasm/build.ninja ] || cmake --preset web >/dev/null
+  cmake --build build/wasm --target attention-lab >/dev/null
+  cp -R web/. build/web/
+  node bench/page_bench.mjs build/bench/page.json
+  exit
+fi
 
 say "building the kernel module"
 [ -f build/wasm/build.ninja ] || cmake --preset web >/dev/null

@@ -63,3 +63,24 @@ export async function openLab(context, baseUrl, fragment = '') {
   await page.evaluate(() => window.attentionLab.ready);
   return { page, errors };
 }
+
+// For page.addInitScript / context.addInitScript: counts the frames the page draws, i.e. the
+// animation-frame callbacks that issued WebGL work (a clear or a draw), in
+// window.__drawnFrames = { drawn, lastDrawnEnd }. Behaviour, not timing: an idle page draws
+// none, whatever the machine's speed.
+export function countDrawnFrames() {
+  let drew = false;
+  const stats = { drawn: 0, lastDrawnEnd: 0 };
+  window.__drawnFrames = stats;
+  for (const name of ['clear', 'drawElements', 'drawArrays']) {
+    const original = WebGL2RenderingContext.prototype[name];
+    WebGL2RenderingContext.prototype[name] = function (...args) { drew = true; return original.apply(this, args); };
+  }
+  const raf = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (callback) => raf((time) => {
+    drew = false;
+    try { callback(time); } finally {
+      if (drew) { stats.drawn += 1; stats.lastDrawnEnd = performance.now(); }
+    }
+  });
+}
