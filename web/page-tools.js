@@ -1,7 +1,8 @@
 // The page's side of export and accessibility (src/app/page_tools.h): downloads, the
 // clipboard, the screen-reader table and live region, the system's colour scheme and motion
-// preference, and Tab on the canvas. index.html calls attentionLabTools(Module, api, call)
-// once, before the app loads; it adds these hooks to Module and these calls to the page API:
+// preference, the page's visibility (drawing on demand), and Tab on the canvas. index.html
+// calls attentionLabTools(Module, api, call) once, before the app loads; it adds these hooks
+// to Module and these calls to the page API:
 //
 //   attentionLab.exportText('csv' | 'json' | 'embed')   what an export gives, as text
 //   attentionLab.embedCode()                            the <attention-lab …> line on screen
@@ -82,6 +83,19 @@ window.attentionLabTools = function (Module, api, call) {
   };
   dark.addEventListener('change', tellPreferences);
   still.addEventListener('change', tellPreferences);
+
+  // [visibility] the app draws nothing while the page is hidden or its canvas is out of view
+  // (a lesson page may hold several instances); it reads Module.labHidden every tick.
+  let onScreen = true;
+  const tellVisibility = () => { Module.labHidden = document.hidden || !onScreen; };
+  document.addEventListener('visibilitychange', tellVisibility);
+  if (window.IntersectionObserver) {
+    new IntersectionObserver(entries => {
+      onScreen = entries[entries.length - 1].isIntersecting;
+      tellVisibility();
+    }).observe(Module.canvas);
+  }
+  tellVisibility();
 
   // [Tab] moves between the canvas's focus zones, then leaves the canvas as on any page.
   // Registered before GLFW's own listener, which would keep every Tab inside.

@@ -48,10 +48,38 @@ struct App {
   float ui_scale = 0;  // the scale and theme the fonts and style were built for
   int dark = -1;
   int frames = 0;
+  int pending = 0;       // frames still to draw after the last change or input (drawing on demand)
+  bool visible = true;   // false while the page is hidden or the canvas is scrolled out of view
   bool failed = false;
 };
 
 App* g_app = nullptr;  // the browser calls in through plain C functions
+
+// [SECTION] drawing on demand
+// A frame is drawn after a change, an input, a resize, or while something moves (Play, a
+// running training); otherwise the loop draws nothing, so an idle instance costs nothing. An
+// input is followed by a few frames: ImGui settles hover, release and popups a frame later.
+constexpr int kSettleFrames = 3;
+
+void wake() { g_app->pending = std::max(g_app->pending, kSettleFrames); }
+
+bool animating(const App& app) {
+  const lab::State& s = app.lab.state();
+  const bool training = s.view == "train" && s.play && app.lab.training().run() && !app.lab.training().finished();
+  return app.ui.playing || training || !app.options.screenshot.empty();
+}
+
+// Every GLFW input wakes the loop; installed before ImGui's callbacks, which chain to these.
+void wake_on_input(GLFWwindow* window) {
+  glfwSetCursorPosCallback(window, [](GLFWwindow*, double, double) { wake(); });
+  glfwSetMouseButtonCallback(window, [](GLFWwindow*, int, int, int) { wake(); });
+  glfwSetScrollCallback(window, [](GLFWwindow*, double, double) { wake(); });
+  glfwSetCharCallback(window, [](GLFWwindow*, unsigned) { wake(); });
+  glfwSetCursorEnterCallback(window, [](GLFWwindow*, int) { wake(); });
+  glfwSetWindowFocusCallback(window, [](GLFWwindow*, int) { wake(); });
+  glfwSetFramebufferSizeCallback(window, [](GLFWwindow*, int, int) { wake(); });
+  glfwSetWindowRefreshCallback(window, [](GLFWwindow*) { wake(); });
+}
 
 void usage() {
   std::fprintf(stderr,
@@ -89,6 +117,7 @@ void apply_fragment(App& app, const std::string& fragment, bool replace,
   page::notes(earlier);
   app.lab.set_state(std::move(parsed.state));
   if (app.lab.take_changed()) page::state_changed(lab::to_fragment(app.lab.state()));
+  wake();  // the notes alone are something new to show
 }
 
 // The UI scale: the device pixel ratio in the browser (the canvas is drawn at device
@@ -106,8 +135,8 @@ float current_scale(GLFWwindow* window) {
 
 #ifdef __EMSCRIPTEN__
 // Keeps the canvas's backing store at CSS size × devicePixelRatio, so text stays sharp and
-// the canvas follows its container (the page sizes it with CSS).
-void fit_canvas(GLFWwindow* window) {
+// the canvas follows its container (the page sizes it with CSS). True if it was resized.
+bool fit_canvas(GLFWwindow* window) {
   double css_w = 0, css_h = 0;
   emscripten_get_element_css_size("#canvas", &css_w, &css_h);
   const double dpr = emscripten_get_device_pixel_ratio();
@@ -116,7 +145,9 @@ void fit_canvas(GLFWwindow* window) {
   glfwGetWindowSize(window, &cw, &ch);
   // Not glfwSetWindowSize: Emscripten's GLFW turns a size equal to the screen's into a
   // fullscreen (and pointer lock) request. Browser.setCanvasSize tells GLFW as a resize.
-  if (cw != w || ch != h) EM_ASM({ Browser.setCanvasSize($0, $1); }, w, h);
+  if (cw == w && ch == h) return false;
+  EM_ASM({ Browser.setCanvasSize($0, $1); }, w, h);
+  return true;
 }
 #endif
 
@@ -133,10 +164,17 @@ void advance_training(App& app) {
 
 void frame() {
   App& app = *g_app;
-  glfwPollEvents();
 #ifdef __EMSCRIPTEN__
-  fit_canvas(app.window);
+  if (fit_canvas(app.window)) wake();
+  // web/page-tools.js sets Module.labHidden from the page's visibility and an
+  // IntersectionObserver on the canvas. The first frame is drawn regardless: it resolves ready.
+  const bool visible = EM_ASM_INT({ return Module.labHidden ? 0 : 1; }) != 0;
+  if (visible && !app.visible) wake();
+  app.visible = visible;
+  if (!visible && app.frames > 0) return;
 #endif
+  if (app.ui.redraw) wake();
+  app.ui.redraw = false;
   // Fonts and style follow the screen's scale and the theme; rebuilt only when they change.
   const float scale = current_scale(app.window);
   // theme=auto follows the system's scheme (the page's media query in the browser).
@@ -151,7 +189,10 @@ void frame() {
     ui::apply_theme(dark != 0, scale);
     app.ui_scale = scale;
     app.dark = dark;
+    wake();
   }
+  if (app.pending <= 0 && !animating(app)) return;
+  app.pending = std::max(0, app.pending - 1);
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
@@ -169,8 +210,13 @@ void frame() {
 
   // The person's changes: one recomputation at most, after the frame that asked for it.
   app.lab.set_state(std::move(next));
-  if (app.lab.take_changed()) page::state_changed(lab::to_fragment(app.lab.state()));
+  if (app.lab.take_changed()) {
+    page::state_changed(lab::to_fragment(app.lab.state()));
+    wake();
+  }
+  const std::uint64_t trained = app.lab.training().version();
   advance_training(app);
+  if (app.lab.training().version() != trained) wake();
   tools::after_frame();
 
   ++app.frames;
@@ -266,6 +312,7 @@ int main(int argc, char** argv) {
   ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
   // Installed before ImGui's callbacks, which chain to it.
   glfwSetKeyCallback(app.window, [](GLFWwindow*, int key, int, int action, int mods) {
+    wake();
     if (action == GLFW_RELEASE) return;
     using Key = ui::Ui::Key;
     std::vector<Key>& keys = g_app->ui.keys;
@@ -279,6 +326,7 @@ int main(int argc, char** argv) {
     // The desktop window keeps Tab inside (the browser page lets it leave: page-tools.js).
     if (key == GLFW_KEY_TAB) ui::tab(g_app->ui, (mods & GLFW_MOD_SHIFT) != 0, true);
   });
+  wake_on_input(app.window);
   ImGui_ImplGlfw_InitForOpenGL(app.window, true);
   tools::attach(app.lab, app.ui);
 #ifdef __EMSCRIPTEN__
@@ -288,7 +336,12 @@ int main(int argc, char** argv) {
 #else
   ImGui_ImplOpenGL3_Init("#version 330");
   apply_fragment(app, app.options.state, true);
-  while (!glfwWindowShouldClose(app.window)) frame();
+  // Idle, the loop sleeps until an event (or a second passes: the system's theme may change).
+  while (!glfwWindowShouldClose(app.window)) {
+    if (app.pending > 0 || animating(app)) glfwPollEvents();
+    else glfwWaitEventsTimeout(1.0);
+    frame();
+  }
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

@@ -101,7 +101,7 @@ void attach(const lab::Lab& lab, ui::Ui& ui) {
 }
 
 void after_frame() {
-  if (ui::stage_table_changed(*g_lab, *g_ui)) send_table(ui::stage_table(*g_lab));
+  if (ui::stage_table_changed(*g_lab, *g_ui)) send_table(ui::stage_table(*g_lab, *g_ui));
   if (!g_ui->announcement.empty()) announce(std::exchange(g_ui->announcement, {}));
 }
 
@@ -111,12 +111,16 @@ void after_frame() {
 extern "C" {
 
 // Tab or Shift+Tab on the canvas: 1 if focus moved inside it, 0 if it should leave it.
-PAGE_API int lab_tab(int back) { return ui::tab(*tools::g_ui, back != 0, false) ? 1 : 0; }
+PAGE_API int lab_tab(int back) {
+  tools::g_ui->redraw = true;
+  return ui::tab(*tools::g_ui, back != 0, false) ? 1 : 0;
+}
 
 // The system's colour scheme and motion preference changed.
 PAGE_API void lab_set_preferences(int dark, int reduced_motion) {
   tools::g_ui->prefers_dark = dark != 0;
   tools::g_ui->reduced_motion = reduced_motion != 0;
+  tools::g_ui->redraw = true;
 }
 
 // What an export would give, as text: kind 1 = CSV, 2 = JSON, 3 = embed code. The pointer is
@@ -134,6 +138,9 @@ PAGE_API void lab_export(int kind) {
 }
 
 // The outcome of a copy or download, shown in the Export menu.
-PAGE_API void lab_export_message(const char* text) { tools::g_ui->export_message = text; }
+PAGE_API void lab_export_message(const char* text) {
+  tools::g_ui->export_message = text;
+  tools::g_ui->redraw = true;
+}
 
 }

@@ -61,29 +61,62 @@ void focus_ring(ImVec2 min, ImVec2 max) {
 
 // [SECTION] the screen-reader table -----------------------------------------------------------
 
-StageTable stage_table(const lab::Lab& lab) {
+namespace {
+
+// The table holds the selected query row and a bounded window around it, so what reaches the
+// page (strings, JSON, DOM cells) stays the same size at n = 2048 as at n = 9.
+constexpr int kTableRowsAround = 4;  // rows each side of the selected query
+constexpr int kTableCols = 32;       // columns at most
+
+// The first row and column the table shows: rows centred on the selected query; columns on
+// the keyboard's focused cell when the heatmap has focus, else on the query (the diagonal
+// of a self-attention map, where a causal row ends).
+std::pair<int, int> table_window(const lab::Lab& lab, const Ui& ui) {
   const lab::State& s = lab.state();
   const attn::Matrix& m = stage_values(lab, s.step);
+  const int rows = int(m.rows()), cols = int(m.cols());
+  const int r0 = std::clamp(s.query - kTableRowsAround, 0, std::max(0, rows - (2 * kTableRowsAround + 1)));
+  const int centre = ui.focus == Ui::Focus::cells ? ui.cell_col : s.step == lab::Step::output ? 0 : s.query;
+  const int c0 = std::clamp(centre - kTableCols / 2, 0, std::max(0, cols - kTableCols));
+  return {r0, c0};
+}
+
+std::string range(const std::string& first, const std::string& last) {
+  return first == last ? first : first + "–" + last;
+}
+
+}  // namespace
+
+StageTable stage_table(const lab::Lab& lab, const Ui& ui) {
+  const lab::State& s = lab.state();
+  const attn::Matrix& m = stage_values(lab, s.step);
+  const auto [r0, c0] = table_window(lab, ui);
+  const int r1 = std::min(int(m.rows()), r0 + 2 * kTableRowsAround + 1), c1 = std::min(int(m.cols()), c0 + kTableCols);
+  auto col_label = [&](int c) { return s.step == lab::Step::output ? "d" + std::to_string(c) : lab.key_label(c); };
   StageTable t;
   t.caption = "Step " + std::to_string(int(s.step) + 1) + " of " + std::to_string(lab::kStepCount) + ", " +
               stage_title(s.step) + ": " + std::to_string(m.rows()) + " × " + std::to_string(m.cols()) +
               "; selected query row " + lab.query_label(s.query) + ".";
-  for (int c = 0; c < m.cols(); ++c)
-    t.columns.push_back(s.step == lab::Step::output ? "d" + std::to_string(c) : lab.key_label(c));
-  for (int r = 0; r < m.rows(); ++r) {
+  if (r1 - r0 < m.rows() || c1 - c0 < m.cols())
+    t.caption += " Shown: rows " + range(lab.query_label(r0), lab.query_label(r1 - 1)) + ", columns " +
+                 range(col_label(c0), col_label(c1 - 1)) +
+                 "; choose another query (↑/↓) or move the focused cell to read the rest.";
+  for (int c = c0; c < c1; ++c) t.columns.push_back(col_label(c));
+  for (int r = r0; r < r1; ++r) {
     t.rows.push_back(lab.query_label(r));
     std::vector<std::string> row;
-    for (int c = 0; c < m.cols(); ++c) row.push_back(num(m(r, c)));
+    for (int c = c0; c < c1; ++c) row.push_back(num(m(r, c)));
     t.cells.push_back(std::move(row));
   }
-  t.selected_row = s.query;
+  t.selected_row = s.query - r0;
   return t;
 }
 
 bool stage_table_changed(const lab::Lab& lab, Ui& ui) {
   const lab::State& s = lab.state();
-  // The numbers (version), the stage and the selected row: all the table shows.
-  const std::uint64_t key = (lab.version() << 16) ^ (std::uint64_t(s.step) << 12) ^ std::uint64_t(s.query);
+  // The numbers (version), the stage, the selected row and the window: all the table shows.
+  const std::uint64_t c0 = std::uint64_t(table_window(lab, ui).second);
+  const std::uint64_t key = (lab.version() << 40) ^ (c0 << 28) ^ (std::uint64_t(s.step) << 24) ^ std::uint64_t(s.query);
   if (key == ui.described) return false;
   ui.described = key;
   return true;

@@ -7,7 +7,8 @@
 // browser, so the page's other controls stay reachable. Focus rings show after keyboard use
 // only, as :focus-visible does.
 //
-// Screen readers: the current stage's matrix as a table (with row and column headers) and a
+// Screen readers: the current stage's matrix around the selected query row as a table (with row
+// and column headers; bounded, so its size does not grow with n) and a
 // one-line announcement of each focused cell, which the page mirrors into HTML.
 #pragma once
 
@@ -37,10 +38,11 @@ struct StageTable {
   std::vector<std::string> columns;  // column headers (keys, or d0… for the output)
   std::vector<std::string> rows;     // row headers (queries)
   std::vector<std::vector<std::string>> cells;
-  int selected_row = -1;
+  int selected_row = -1;  // index into rows
 };
-// The current stage's matrix as the interface prints its numbers.
-StageTable stage_table(const lab::Lab& lab);
+// The current stage's matrix as the interface prints its numbers: the selected query row and
+// a bounded window of rows and columns around it (the caption says which).
+StageTable stage_table(const lab::Lab& lab, const Ui& ui);
 // True once after each change of what stage_table() shows.
 bool stage_table_changed(const lab::Lab& lab, Ui& ui);
 

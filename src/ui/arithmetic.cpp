@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "explain.h"
@@ -79,7 +80,9 @@ void mask_step(const lab::Lab& lab, int i) {
     if (reason.empty()) line(key + "kept, " + num(lab.head().masked(i, j)));
     else line(key + "−∞, " + reason);
   });
-  for (int j = 0; j < lab.state().nk; ++j) kept += lab.mask_reason(i, j).empty();
+  // Counted on the masked row (−∞ where removed): no reason strings for hidden keys.
+  const auto row = lab.head().masked.row(i);
+  for (int j = 0; j < row.size(); ++j) kept += !std::isinf(row(j));
   line(std::to_string(kept) + " of " + std::to_string(lab.state().nk) + " keys remain");
 }
 
@@ -123,8 +126,12 @@ void arithmetic(const lab::Lab& lab, lab::State& next) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   if (ImGui::BeginCombo("##query", (std::to_string(s.query) + "  " + lab.query_label(s.query)).c_str())) {
-    for (int i = 0; i < s.nq; ++i)
-      if (ImGui::Selectable((std::to_string(i) + "  " + lab.query_label(i)).c_str(), i == s.query)) next.query = i;
+    // Only the visible entries become items: the list has up to 2048 queries.
+    ImGuiListClipper clipper;
+    clipper.Begin(s.nq);
+    while (clipper.Step())
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i)
+        if (ImGui::Selectable((std::to_string(i) + "  " + lab.query_label(i)).c_str(), i == s.query)) next.query = i;
     ImGui::EndCombo();
   }
   ImGui::SameLine();

@@ -44,8 +44,10 @@ class HeatmapView {
   render::Heatmap legend_;
   render::CellRect view_;
   int rows_ = 0, cols_ = 0;
+  // Measured once per version of the values, not every frame (O(n²) at n = 2048).
   float bound_ = 1;                        // the diverging range's half-width
-  std::uint64_t bound_version_ = ~0ull;    // the values' version it was measured on
+  bool any_masked_ = false;                // whether any value is −∞ (the legend's hatch)
+  std::uint64_t measured_version_ = ~0ull;  // the values' version they were measured on
 };
 
 }  // namespace ui

@@ -1,7 +1,7 @@
 // Accessibility in headless Chromium: keyboard access to the steps, the query rows and the
 // heatmap cells (with a visible focus ring, and a Tab that leaves the canvas); the
-// screen-reader table and live region equal the trace's numbers; prefers-reduced-motion slows
-// Play; theme=auto follows prefers-color-scheme live.
+// screen-reader table and live region equal the trace's numbers, and the table stays bounded
+// at n = 2048; prefers-reduced-motion slows Play; theme=auto follows prefers-color-scheme live.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { labSession, openLab } from './harness.mjs';
@@ -115,6 +115,23 @@ test('prefers-reduced-motion: Play advances more slowly', async () => {
   await press(page, 'Space');
   await page.waitForTimeout(2500);
   assert.notEqual((await state(page)).step, 'scores', 'a step within 2.5 s otherwise');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('screen readers: at n = 2048 the table holds the selected row and a bounded window around it', async () => {
+  const { page, errors } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2');
+  await page.evaluate(() => window.attentionLab.setState({ preset: 'random', n: 2048, dk: 64, step: 'softmax', query: 1000 }));
+  await page.waitForFunction(() => /2048 × 2048/.test(document.getElementById('stage-table').caption?.textContent),
+                             null, { timeout: 60000 });
+  const table = await readTable(page);
+  assert.match(table.caption, /selected query row q1000\. Shown: rows q996–q1004, columns k984–k1015;/);
+  assert.equal(table.rows.length, 9);
+  assert.equal(table.rows[table.current], 'q1000');
+  assert.equal(table.columns.length, 32);
+  assert.ok(table.cells.every(row => row.length === 32));
+  // Every cell of the DOM table: 9 × 32 and the header row's empty corner.
+  assert.equal(await page.evaluate(() => document.querySelectorAll('#stage-table td').length), 9 * 32 + 1);
   assert.deepEqual(errors, []);
   await page.close();
 });
