@@ -40,7 +40,7 @@ bool all_finite(const std::vector<float>& x) {
 // Copies a JS Float32Array of `dims` (batch, heads, n, d) into the module, checking its length
 // against them and every value the way compute() checks a request's numbers.
 std::vector<float> read_tensor(const val& array, const char* name, int batch, int heads, int n, int d) {
-  const std::size_t want = std::size_t(batch) * heads * n * d;
+  const std::uint64_t want = attn::elements({batch, heads, n, d});
   attn::io::check_tensor_elements(name, want);
   const std::size_t got = array["length"].as<std::size_t>();
   if (got != want)

@@ -3,6 +3,7 @@
 #include "attention.h"
 
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 
 #include "reference.h"
@@ -33,6 +34,9 @@ float mask_term(const Shape& s, const Options& o, int b, int h, int i, int j) {
 std::string validate(const Shape& s) {
   if (s.batch < 1 || s.heads < 1 || s.kv_heads < 1 || s.nq < 1 || s.nk < 1 || s.dk < 1 || s.dv < 1)
     return "every dimension must be at least 1";
+  const std::uint64_t addressable = std::numeric_limits<std::ptrdiff_t>::max() / sizeof(float);
+  for (const std::uint64_t n : {s.q_size(), s.k_size(), s.v_size(), s.out_size(), elements({s.nq, s.nk})})
+    if (n > addressable) return "the tensors have more elements than this target can address";
   if (s.heads % s.kv_heads != 0)
     return "the number of query heads (" + std::to_string(s.heads) +
            ") is not a multiple of the number of key/value heads (" + std::to_string(s.kv_heads) + ")";
@@ -41,7 +45,7 @@ std::string validate(const Shape& s) {
 
 // Past this many scores per head the tiled kernel wins, and the reference's n_q × n_k
 // matrices would start to cost real memory.
-constexpr long kAutoTiledScores = 128L * 128L;
+constexpr std::uint64_t kAutoTiledScores = 128 * 128;
 
 void forward(const Inputs& in, const Options& opt, float* out, Kernel kernel) {
   const Shape& s = in.shape;
@@ -50,7 +54,7 @@ void forward(const Inputs& in, const Options& opt, float* out, Kernel kernel) {
   const bool tiled_can = opt.softmax == Softmax::stable && opt.mask_fill == kNegInf &&
                          opt.precision == Precision::float32;
   if (kernel == Kernel::automatic)
-    kernel = long(s.nq) * s.nk >= kAutoTiledScores ? Kernel::tiled : Kernel::reference;
+    kernel = elements({s.nq, s.nk}) >= kAutoTiledScores ? Kernel::tiled : Kernel::reference;
   if (kernel == Kernel::tiled && tiled_can) {
     tiled_forward(in, opt, out);
     return;

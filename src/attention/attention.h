@@ -8,6 +8,8 @@
 
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <string>
 #include <vector>
@@ -16,15 +18,27 @@ namespace attn {
 
 inline constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
+// The one place sizes multiply: element counts in 64 bits whatever the target (std::size_t and
+// long are 32 bits in WebAssembly, where a product of dimensions could wrap to a small
+// number and pass a limit), saturating at kTooMany, which no limit admits, instead of
+// wrapping. Negative dimensions count as too many.
+inline constexpr std::uint64_t kTooMany = std::numeric_limits<std::uint64_t>::max();
+inline std::uint64_t elements(std::initializer_list<std::int64_t> dims) {
+  std::uint64_t n = 1;
+  for (const std::int64_t d : dims)
+    if (d < 0 || __builtin_mul_overflow(n, std::uint64_t(d), &n)) return kTooMany;
+  return n;
+}
+
 struct Shape {
   int batch = 1, heads = 1, kv_heads = 1;
   int nq = 0, nk = 0, dk = 0, dv = 0;
 
-  std::size_t q_size() const { return std::size_t(batch) * heads * nq * dk; }
-  std::size_t k_size() const { return std::size_t(batch) * kv_heads * nk * dk; }
-  std::size_t v_size() const { return std::size_t(batch) * kv_heads * nk * dv; }
-  std::size_t out_size() const { return std::size_t(batch) * heads * nq * dv; }
-  std::size_t weights_size() const { return std::size_t(batch) * heads * nq * nk; }
+  std::uint64_t q_size() const { return elements({batch, heads, nq, dk}); }
+  std::uint64_t k_size() const { return elements({batch, kv_heads, nk, dk}); }
+  std::uint64_t v_size() const { return elements({batch, kv_heads, nk, dv}); }
+  std::uint64_t out_size() const { return elements({batch, heads, nq, dv}); }
+  std::uint64_t weights_size() const { return elements({batch, heads, nq, nk}); }
   int kv_head_of(int head) const { return head / (heads / kv_heads); }
 };
 
@@ -93,8 +107,9 @@ struct Inputs {
   const float* v = nullptr;  // (batch, kv_heads, nk, dv)
 };
 
-// Checks the shape for consistency; returns an empty string when it is usable, otherwise
-// one sentence saying what is wrong.
+// Checks the shape for consistency, and that every tensor and the scores of a head can be
+// addressed on this target; returns an empty string when it is usable, otherwise one
+// sentence saying what is wrong.
 std::string validate(const Shape& s);
 
 enum class Kernel { automatic, reference, tiled };

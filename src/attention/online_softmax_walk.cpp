@@ -55,8 +55,8 @@ OnlineSoftmaxWalk online_softmax_walk(const Inputs& in, const Options& opt, int 
   return w;
 }
 
-long online_walk_working_floats(int tile, int dk, int dv) {
-  return long(tile) * dk + long(tile) * dv + tile + 2 + dv;
+std::int64_t online_walk_working_floats(int tile, int dk, int dv) {
+  return std::int64_t(tile) * dk + std::int64_t(tile) * dv + tile + 2 + dv;
 }
 
 }  // namespace attn

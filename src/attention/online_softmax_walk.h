@@ -6,6 +6,7 @@
 // and the output row is o / l after the last tile (0 when l = 0: every key was blocked).
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "reference.h"
@@ -30,6 +31,6 @@ OnlineSoftmaxWalk online_softmax_walk(const Inputs& in, const Options& opt, int 
 
 // The floats the walk holds at once besides its inputs and output: a K tile and a V tile,
 // the tile's scores and the row's m, l and o. The score matrix never exists.
-long online_walk_working_floats(int tile, int dk, int dv);
+std::int64_t online_walk_working_floats(int tile, int dk, int dv);
 
 }  // namespace attn

@@ -42,7 +42,7 @@ Request parse_request(std::string_view json_text);
 
 // Checks every front end shares (the JSON request, the typed-array API), so a problem reads
 // the same wherever it comes from. Each throws a RequestError.
-void check_tensor_elements(const std::string& field, std::size_t elements);
+void check_tensor_elements(const std::string& field, std::uint64_t elements);
 void check_heads_divide(const Shape& s);
 // The reference holds every score; refuse what would not fit rather than run out of memory.
 void check_score_limit(const Shape& s, bool needs_reference);

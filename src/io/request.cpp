@@ -40,9 +40,9 @@ class TensorReader {
       if (t_.dims.size() > 4) fail(field_ + ": expected rank 2 to 4, got more than 4");
     }
     if (t_.dims.size() < 2) fail(field_ + ": expected rank 2 to 4, got rank 1");
-    std::size_t total = 1;
-    for (int d : t_.dims) check_tensor_elements(field_, total *= std::size_t(d));
-    t_.data.reserve(total);
+    std::uint64_t total = 1;
+    for (int d : t_.dims) check_tensor_elements(field_, total = elements({std::int64_t(total), d}));
+    t_.data.reserve(std::size_t(total));
     if (leaf_ == Leaf::mask_entry) t_.boolean = first_leaf(j).is_boolean();
     walk(j, 0, field_);
     return std::move(t_);
@@ -164,7 +164,7 @@ void check_against_q(const Tensor& t, const Tensor& q, const char* name) {
 
 }  // namespace
 
-void check_tensor_elements(const std::string& field, std::size_t elements) {
+void check_tensor_elements(const std::string& field, std::uint64_t elements) {
   if (elements > Limits::max_tensor_elements)
     fail(field + ": more than " + std::to_string(Limits::max_tensor_elements) +
          " elements, the limit of this build");

@@ -87,6 +87,9 @@ test('bad input throws the one-sentence error and the module stays usable', () =
     [bad((p) => { p.dims.heads = 3; p.dims.kvHeads = 2; }), "k: 2 heads do not divide q's 3 heads"],
     [bad((p) => { p.dims.nq = 5000; p.dims.dk = 4000; }), 'q: more than 16777216 elements, the limit of this build'],
     [bad((p) => { p.options.scale = Infinity; }), 'scale: expected a finite number'],
+    // 65537² wraps to 131073 in 32 bits: the check must see 4295098369.
+    [bad((p) => { Object.assign(p.dims, { batch: 65537, heads: 65537, kvHeads: 65537, nq: 1, nk: 1, dk: 1, dv: 1 });
+                  p.q = p.k = p.v = new Float32Array(131073); }), 'q: more than 16777216 elements, the limit of this build'],
     [bad((p) => { p.options.scale = 1e39; }), 'scale: expected a finite number'],
     [bad((p) => { p.q = p.q.map((x) => x * 1e19); p.k = p.k.map((x) => x * 1e19); }),
      'q and k: scores could reach 1.16e+38, past the 8.51e+37 within which this build computes in float32'],
