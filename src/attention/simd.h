@@ -37,6 +37,11 @@ namespace attn::simd {
 // Each branch defines: vf, kLanes, kName, load, store, splat, load_splat, add, sub, mul,
 // madd (a·b + c), max, hsum, hmax, and shl23 (the bits shifted left by 23, as an integer),
 // the one bit-level step exp2() needs.
+//
+// max(a, b) returns a when either is NaN, on every instruction set (each has a one-instruction
+// maximum, and they disagree on NaN: x86's maxps returns its second operand, SIMD128's pmax
+// its first). Written max(x, bound), a NaN x stays NaN: exp2() of a NaN score is NaN, and
+// the row's output is NaN on every target, as in the reference.
 
 #if ATTN_SIMD_WASM
 using vf = v128_t;
@@ -51,8 +56,8 @@ inline vf sub(vf a, vf b) { return wasm_f32x4_sub(a, b); }
 inline vf mul(vf a, vf b) { return wasm_f32x4_mul(a, b); }
 // SIMD128 has no fused multiply-add (that is in relaxed SIMD, not enabled by default).
 inline vf madd(vf a, vf b, vf c) { return wasm_f32x4_add(wasm_f32x4_mul(a, b), c); }
-// pmax is the "pseudo" maximum that lowers to one maxps in V8; the IEEE one (wasm_f32x4_max)
-// costs several instructions for NaN and ±0 handling we never need.
+// pmax (a < b ? b : a) is the "pseudo" maximum that lowers to one maxps in V8; the IEEE one
+// (wasm_f32x4_max) costs several instructions for NaN and ±0 handling we never need.
 inline vf max(vf a, vf b) { return wasm_f32x4_pmax(a, b); }
 inline float hsum(vf a) {
   a = wasm_f32x4_add(a, wasm_i32x4_shuffle(a, a, 2, 3, 0, 1));
@@ -78,7 +83,7 @@ inline vf add(vf a, vf b) { return _mm256_add_ps(a, b); }
 inline vf sub(vf a, vf b) { return _mm256_sub_ps(a, b); }
 inline vf mul(vf a, vf b) { return _mm256_mul_ps(a, b); }
 inline vf madd(vf a, vf b, vf c) { return _mm256_fmadd_ps(a, b, c); }
-inline vf max(vf a, vf b) { return _mm256_max_ps(a, b); }
+inline vf max(vf a, vf b) { return _mm256_max_ps(b, a); }  // maxps: the second operand on NaN
 inline float hsum(vf a) {
   __m128 s = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));
   s = _mm_add_ps(s, _mm_movehl_ps(s, s));
@@ -105,7 +110,7 @@ inline vf add(vf a, vf b) { return _mm_add_ps(a, b); }
 inline vf sub(vf a, vf b) { return _mm_sub_ps(a, b); }
 inline vf mul(vf a, vf b) { return _mm_mul_ps(a, b); }
 inline vf madd(vf a, vf b, vf c) { return _mm_add_ps(_mm_mul_ps(a, b), c); }
-inline vf max(vf a, vf b) { return _mm_max_ps(a, b); }
+inline vf max(vf a, vf b) { return _mm_max_ps(b, a); }  // maxps: the second operand on NaN
 inline float hsum(vf a) {
   a = _mm_add_ps(a, _mm_movehl_ps(a, a));
   a = _mm_add_ss(a, _mm_shuffle_ps(a, a, 1));
@@ -130,7 +135,7 @@ inline vf add(vf a, vf b) { return a + b; }
 inline vf sub(vf a, vf b) { return a - b; }
 inline vf mul(vf a, vf b) { return a * b; }
 inline vf madd(vf a, vf b, vf c) { return a * b + c; }
-inline vf max(vf a, vf b) { return a > b ? a : b; }
+inline vf max(vf a, vf b) { return b > a ? b : a; }
 inline float hsum(vf a) { return a; }
 inline float hmax(vf a) { return a; }
 inline vf shl23(vf a) {

@@ -213,8 +213,10 @@ void softmax_row(float* s, int width, int live, const float* lane_max, const Row
     row_max = *std::max_element(s, s + width);
   }
   const float m_new = std::max(m, row_max);
-  if (m_new == kNegInf) {  // nothing visible yet: 2^(−∞ − (−∞)) would be NaN, so weigh 0
-    std::fill(s, s + width, 0.0f);
+  // Nothing visible yet: 2^(−∞ − (−∞)) would be NaN, so blocked keys weigh 0. The maximum can
+  // pass over a NaN score (simd.h), which then stays, so the row ends NaN as in the reference.
+  if (m_new == kNegInf) {
+    std::replace(s, s + width, kNegInf, 0.0f);
     return;
   }
   const vf vm = simd::splat(m_new);
@@ -314,9 +316,10 @@ void tiled_forward(const Inputs& in, const Options& opt, float* out) {
         // whole block and skipped.
         const int block_key_end = causal_key_end(opt.causal, i0 + rows - 1, s.nq, s.nk);
         for (int j0 = 0; j0 < block_key_end; j0 += tile_k) attend_tile(blk, K, V, j0);
-        // 6. Normalise; a row that saw no visible key has l = 0 and stays exactly 0.
+        // 6. Normalise; a row that saw no visible key has l = 0 and stays exactly 0, and a
+        //    row with a NaN score has l = NaN and stays NaN, as in the reference.
         for (int r = 0; r < rows; ++r) {
-          const float inv = l[r] > 0.0f ? 1.0f / l[r] : 0.0f;
+          const float inv = l[r] == 0.0f ? 0.0f : 1.0f / l[r];
           float* orow = blk.o + std::size_t(r) * s.dv;
           for (int c = 0; c < s.dv; ++c) orow[c] *= inv;
         }

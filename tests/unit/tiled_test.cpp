@@ -6,11 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "random_problem.h"
+#include "reference.h"
+#include "simd.h"
 #include "tiled.h"
 
 namespace {
@@ -124,3 +127,41 @@ TEST(Tiled, RowsWithoutKeysAreExactlyZero) {
 }
 
 }  // namespace
+
+// simd.h's maximum keeps a NaN first operand on every instruction set, so a row with a NaN
+// score (or +∞ − +∞ from scores past float32) is NaN in the tiled kernel, as in the
+// reference, whatever the target; before, x86 answered 0 there and WebAssembly NaN.
+TEST(Tiled, NaNScoresGiveNaNRowsOnEveryTarget) {
+  namespace simd = attn::simd;
+  float lanes[simd::kLanes];
+  simd::store(lanes, simd::max(simd::splat(NAN), simd::splat(1.0f)));
+  EXPECT_TRUE(std::isnan(lanes[0]));
+  simd::store(lanes, simd::max(simd::splat(1.0f), simd::splat(NAN)));
+  EXPECT_EQ(lanes[0], 1.0f);
+
+  // 130 queries and keys: whole vectors, scalar tails and more than one key tile. Query 3
+  // holds a NaN; key 7 is huge, and so is query 5, whose score with it is +∞.
+  const attn::Shape s{1, 1, 1, 130, 130, 8, 8};
+  std::vector<float> q(s.q_size()), k(s.k_size()), v(s.v_size());
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    q[i] = std::sin(0.37f * i);
+    k[i] = std::cos(0.91f * i);
+    v[i] = std::sin(1.3f * i + 0.5f);
+  }
+  q[3 * 8 + 2] = NAN;
+  std::fill(q.begin() + 5 * 8, q.begin() + 6 * 8, 1e20f);
+  std::fill(k.begin() + 7 * 8, k.begin() + 8 * 8, 1e20f);
+  const attn::Inputs in{s, q.data(), k.data(), v.data()};
+  const attn::Options opt;
+  std::vector<float> tiled(s.out_size());
+  attn::tiled_forward(in, opt, tiled.data());
+  const std::vector<float> ref = attn::reference_forward(in, opt).gather(&attn::HeadTrace::output);
+  for (int i = 0; i < s.nq; ++i)
+    for (int c = 0; c < s.dv; ++c) {
+      const float got = tiled[i * s.dv + c], want = ref[i * s.dv + c];
+      SCOPED_TRACE("row " + std::to_string(i) + " column " + std::to_string(c));
+      EXPECT_EQ(std::isnan(got), i == 3 || i == 5);
+      EXPECT_EQ(std::isnan(want), i == 3 || i == 5);
+      if (!std::isnan(want)) EXPECT_NEAR(got, want, 1e-4f);
+    }
+}
