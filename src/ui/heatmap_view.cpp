@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "accessibility.h"
 #include "explain.h"
@@ -158,14 +159,19 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
   };
   draw->PushClipRect(top_left, ImVec2(origin.x + size.x, origin.y + size.y), true);
   // Axis labels: every one when they fit, otherwise every k-th.
+  // The selected row's label always shows (the others make room for it), so the outlined row
+  // can be found by name in a large matrix.
   const int row_every = std::max(1, int(std::ceil(line / ch)));
-  for (int r = r0; r < r1; r += row_every) {
+  const int chosen = spec.highlight_row;
+  auto row_text = [&](int r, ImU32 colour) {
     const std::string label = spec.row_label(r);
     const ImVec2 p = cell_pos(r, c0);
     const float w = ImGui::CalcTextSize(label.c_str()).x;
-    draw->AddText(ImVec2(origin.x - w - 6 * scale, p.y + (std::min(ch, line * 4) - line) * 0.5f),
-                  r == spec.highlight_row ? ImGui::GetColorU32(palette().highlight) : muted, label.c_str());
-  }
+    draw->AddText(ImVec2(origin.x - w - 6 * scale, p.y + (std::min(ch, line * 4) - line) * 0.5f), colour, label.c_str());
+  };
+  for (int r = r0; r < r1; r += row_every)
+    if (std::abs(r - chosen) >= row_every) row_text(r, muted);
+  if (chosen >= r0 && chosen < r1) row_text(chosen, ImGui::GetColorU32(palette().highlight));
   // The widest label, measured on a bounded sample (the first ones and the last, longest
   // index), so a frame's cost does not grow with the number of columns.
   float widest = ImGui::CalcTextSize(spec.col_label(c1 - 1).c_str()).x;
