@@ -19,7 +19,14 @@
 
   const scriptUrl = document.currentScript ? document.currentScript.src : location.href;
   const pageUrl = new URL('index.html', scriptUrl);
-  const NOT_STATE = new Set(['height', 'theme', 'class', 'style', 'id', 'title']);
+  // Attributes that belong to the element, not to the instance's state: this script's own,
+  // and HTML's global attributes (aria-* and data-* among them), which pages set on anything.
+  const OWN = new Set(['height', 'theme']);
+  const GLOBAL = new Set(['accesskey', 'autocapitalize', 'autofocus', 'class', 'contenteditable', 'dir',
+    'draggable', 'enterkeyhint', 'hidden', 'id', 'inert', 'inputmode', 'is', 'itemid', 'itemprop', 'itemref',
+    'itemscope', 'itemtype', 'nonce', 'part', 'popover', 'role', 'slot', 'spellcheck', 'style', 'tabindex',
+    'title', 'translate']);
+  const isState = (name) => !OWN.has(name) && !GLOBAL.has(name) && !/^(aria|data)-/.test(name);
 
   const isPlainObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
   const isStateValue = (x) => ['string', 'number', 'boolean'].includes(typeof x);
@@ -51,6 +58,8 @@
     }
 
     connectedCallback() {
+      // Also after a move in the document, which disconnects the element first.
+      window.addEventListener('message', this._onMessage);
       if (this._frame) return;
       const shadow = this.attachShadow({ mode: 'open' });
       const style = document.createElement('style');
@@ -63,11 +72,14 @@
       this._frame.style.height = this._height();
       this._frame.src = pageUrl.href + '#' + fragmentOf(this._initialState());
       shadow.append(style, this._frame);
-      window.addEventListener('message', this._onMessage);
     }
 
     disconnectedCallback() {
       window.removeEventListener('message', this._onMessage);
+      // If the element is put back (moved), its frame reloads from its first link: until the
+      // instance is ready again, setState() queues, and the state it had is given back first.
+      if (this._ready) this._queued.unshift(this._state);
+      this._ready = false;
     }
 
     _height() {
@@ -77,7 +89,7 @@
 
     _initialState() {
       const state = {};
-      for (const { name, value } of this.attributes) if (!NOT_STATE.has(name)) state[name] = value;
+      for (const { name, value } of this.attributes) if (isState(name)) state[name] = value;
       state.theme = this.getAttribute('theme') || 'auto';  // the page itself follows the scheme
       return state;
     }
