@@ -25,6 +25,10 @@ namespace {
 
 const lab::Lab* g_lab = nullptr;
 ui::Ui* g_ui = nullptr;
+// A PNG asked for by the page: exported after the next drawn frame, because the picture is the
+// heatmap as last painted and the app draws on demand (a setState just before would not be
+// painted yet).
+bool g_png_requested = false;
 
 // [SECTION] delivery -------------------------------------------------------------------------
 
@@ -101,6 +105,7 @@ void attach(const lab::Lab& lab, ui::Ui& ui) {
 }
 
 void after_frame() {
+  if (std::exchange(g_png_requested, false)) ui::run_export(*g_lab, *g_ui, ui::ExportKind::png);
   if (ui::stage_table_changed(*g_lab, *g_ui)) send_table(ui::stage_table(*g_lab, *g_ui));
   if (!g_ui->announcement.empty()) announce(std::exchange(g_ui->announcement, {}));
 }
@@ -132,9 +137,15 @@ PAGE_API const char* lab_export_text(int kind) {
   return text.c_str();
 }
 
-// Runs an export as the Export menu does: 0 = PNG, 1 = CSV, 2 = JSON, 3 = copy embed code.
+// Runs an export as the Export menu does: 0 = PNG (after the next frame), 1 = CSV, 2 = JSON,
+// 3 = copy embed code.
 PAGE_API void lab_export(int kind) {
-  if (kind >= 0 && kind <= 3) ui::run_export(*tools::g_lab, *tools::g_ui, ui::ExportKind(kind));
+  if (ui::ExportKind(kind) == ui::ExportKind::png) {
+    tools::g_png_requested = true;
+    tools::g_ui->redraw = true;
+  } else if (kind > 0 && kind <= 3) {
+    ui::run_export(*tools::g_lab, *tools::g_ui, ui::ExportKind(kind));
+  }
 }
 
 // The outcome of a copy or download, shown in the Export menu.

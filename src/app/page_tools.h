@@ -14,7 +14,8 @@ namespace tools {
 // Connects `ui`'s export to this platform and reads the system settings; keeps both for the
 // page's calls.
 void attach(const lab::Lab& lab, ui::Ui& ui);
-// After each frame: the current stage's table and the focused cell's announcement to the page.
+// After each drawn frame: the current stage's table and the focused cell's announcement to the
+// page, and a PNG export the page asked for.
 void after_frame();
 
 }  // namespace tools
