@@ -508,8 +508,9 @@ std::string to_fragment(const State& s, bool complete) {
   if ((all || s.scale != base.scale || s.custom_scale != base.custom_scale) && !shared("scale"))
     put("scale", s.scale == ScaleChoice::custom ? float_text(s.custom_scale) : kScaleNames[int(s.scale)]);
   if ((all || s.causal != base.causal) && !shared("causal")) put("causal", kCausalNames[int(s.causal)]);
-  if (s.pad != base.pad) put("pad", list_text(s.pad, ints));
-  if (s.blocked != base.blocked)
+  // The complete form names the mask too (a preset's padding is part of what is computed).
+  if (s.pad != base.pad || (all && !s.pad.empty())) put("pad", list_text(s.pad, ints));
+  if (s.blocked != base.blocked || (all && !s.blocked.empty()))
     put("block", list_text(s.blocked, [](const std::pair<int, int>& c) {
           return std::to_string(c.first) + ":" + std::to_string(c.second);
         }));
