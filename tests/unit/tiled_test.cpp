@@ -165,3 +165,10 @@ TEST(Tiled, NaNScoresGiveNaNRowsOnEveryTarget) {
       if (!std::isnan(want)) EXPECT_NEAR(got, want, 1e-4f);
     }
 }
+
+// The builds for each instruction set (tests/CMakeLists.txt) say which path of simd.h they
+// meant to compile; a flag that did not take would test the wrong one.
+TEST(Tiled, BuiltForTheIntendedInstructionSet) {
+  if (std::string(ATTN_EXPECT_SIMD).empty()) GTEST_SKIP() << "not an instruction-set build";
+  EXPECT_STREQ(attn::simd::kName, ATTN_EXPECT_SIMD);
+}
