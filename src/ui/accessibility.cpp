@@ -20,23 +20,21 @@ bool tab(Ui& ui, bool back, bool wrap) {
   return true;
 }
 
-void cell_keys(const lab::Lab& lab, lab::State& next, Ui& ui, const std::vector<Ui::Key>& keys) {
+void cell_key(const lab::Lab& lab, lab::State& next, Ui& ui, Ui::Key key) {
   const lab::Step stage = lab.state().step;
   const attn::Matrix& m = stage_values(lab, stage);
   const int rows = int(m.rows()), cols = int(m.cols());
-  for (Ui::Key key : keys) {
-    switch (key) {
-      case Ui::Key::left: ui.cell_col -= 1; break;
-      case Ui::Key::right: ui.cell_col += 1; break;
-      case Ui::Key::up: ui.cell_row -= 1; break;
-      case Ui::Key::down: ui.cell_row += 1; break;
-      case Ui::Key::enter: next.query = std::clamp(ui.cell_row, 0, rows - 1); break;
-      case Ui::Key::escape: ui.focus = Ui::Focus::stepper; return;
-      case Ui::Key::space: break;
-    }
-    ui.cell_row = std::clamp(ui.cell_row, 0, rows - 1);
-    ui.cell_col = std::clamp(ui.cell_col, 0, cols - 1);
+  switch (key) {
+    case Ui::Key::left: ui.cell_col -= 1; break;
+    case Ui::Key::right: ui.cell_col += 1; break;
+    case Ui::Key::up: ui.cell_row -= 1; break;
+    case Ui::Key::down: ui.cell_row += 1; break;
+    case Ui::Key::enter: next.query = std::clamp(ui.cell_row, 0, rows - 1); break;
+    case Ui::Key::escape: ui.focus = Ui::Focus::stepper; return;
+    case Ui::Key::space: break;
   }
+  ui.cell_row = std::clamp(ui.cell_row, 0, rows - 1);
+  ui.cell_col = std::clamp(ui.cell_col, 0, cols - 1);
   // Screen readers hear the cell and how it was computed.
   ui.announcement = lab.query_label(ui.cell_row) + ", " +
                     (stage == lab::Step::output ? "d" + std::to_string(ui.cell_col) : lab.key_label(ui.cell_col)) +

@@ -26,8 +26,8 @@ namespace ui {
 // Tab (or Shift+Tab when `back`): true if focus moved between the zones, false if it leaves
 // the canvas (`wrap` keeps it inside instead, for the desktop window).
 bool tab(Ui& ui, bool back, bool wrap);
-// The keys queued since the last frame while the heatmap zone has focus.
-void cell_keys(const lab::Lab& lab, lab::State& next, Ui& ui, const std::vector<Ui::Key>& keys);
+// One key pressed while the heatmap zone has focus.
+void cell_key(const lab::Lab& lab, lab::State& next, Ui& ui, Ui::Key key);
 // The cell the heatmap zone has focus on for this stage, or {-1, -1}.
 std::pair<int, int> focused_cell(const lab::Lab& lab, const Ui& ui, lab::Step stage);
 // A focus ring around a rectangle (the current step chip, a heatmap).

@@ -142,8 +142,13 @@ void keyboard(const lab::Lab& lab, lab::State& next, Ui& ui) {
       if (key == Ui::Key::space) next.play = !next.play;
     return;
   }
-  if (ui.focus == Ui::Focus::cells) return cell_keys(lab, next, ui, keys);
+  // One key at a time, each read by the zone that has the focus when it comes: Escape then ←
+  // in one frame leaves the heatmap and then steps back.
   for (Ui::Key key : keys) {
+    if (ui.focus == Ui::Focus::cells) {
+      cell_key(lab, next, ui, key);
+      continue;
+    }
     switch (key) {
       case Ui::Key::right: step_by(next, +1), ui.playing = false; break;
       case Ui::Key::left: step_by(next, -1), ui.playing = false; break;

@@ -9,10 +9,15 @@ import { labSession, openLab } from './harness.mjs';
 const session = labSession();
 
 const state = page => page.evaluate(() => window.attentionLab.getState());
-// Key presses reach the app on its next frames.
+// Key presses reach the app in its next drawn frame (its main loop runs in animation frames,
+// before this page's own callbacks): a few animation frames, however slow they are, suffice.
 async function press(page, ...keys) {
   for (const key of keys) await page.keyboard.press(key);
-  await page.waitForTimeout(150);
+  await page.evaluate(() => new Promise((resolve) => {
+    let frames = 0;
+    const tick = () => (++frames === 4 ? resolve() : requestAnimationFrame(tick));
+    requestAnimationFrame(tick);
+  }));
 }
 
 // The screen-reader table as { caption, columns, rows, cells }.
