@@ -31,6 +31,12 @@ async function origin(name, body) {
 const stateOf = (frame) => frame.evaluate(() => window.attentionLab.getState());
 const notesOf = (frame) => frame.evaluate(() => document.getElementById('notes')?.textContent ?? '');
 const instanceFrame = (page) => page.frames().find((f) => f.url().startsWith(servers.site.url));
+// el.setState(partial) from the lesson page, resolved with the change event's state.
+const setAndWait = (page, partial) => page.evaluate((p) => new Promise((resolve) => {
+  const el = document.getElementById('el');
+  el.addEventListener('change', (e) => resolve(e.detail), { once: true });
+  el.setState(p);
+}), partial);
 
 test("a third party's frame in the lesson can neither set an instance's state nor fake its events", async () => {
   const third = await origin('third', `<script>
@@ -68,12 +74,7 @@ test("a third party's frame in the lesson can neither set an instance's state no
   assert.deepEqual(await changes.jsonValue(), [], 'no change event from a faked message');
 
   // The lesson page itself still drives its instance.
-  const changed = await page.evaluate(() => new Promise((resolve) => {
-    const el = document.getElementById('el');
-    el.addEventListener('change', (e) => resolve(e.detail), { once: true });
-    el.setState({ step: 'scores' });
-  }));
-  assert.equal(changed.step, 'scores');
+  assert.equal((await setAndWait(page, { step: 'scores' })).step, 'scores');
   await page.close();
 });
 
@@ -84,11 +85,7 @@ test('an element moved in the document keeps talking to its instance, which keep
   const page = await browser.context.newPage();
   await page.goto(lesson);
   await page.waitForFunction(() => document.getElementById('el').ready, null, { timeout: 60000 });
-  await page.evaluate(() => new Promise((resolve) => {
-    const el = document.getElementById('el');
-    el.addEventListener('change', () => resolve(), { once: true });
-    el.setState({ query: 1 });
-  }));
+  await setAndWait(page, { query: 1 });
   // Moving reloads the element's frame: it says ready again and has the state from before.
   await page.evaluate(() => document.getElementById('two').append(document.getElementById('el')));
   await page.waitForFunction(() => {
@@ -98,12 +95,7 @@ test('an element moved in the document keeps talking to its instance, which keep
   const restored = await stateOf(instanceFrame(page));
   assert.equal(restored.step, 'softmax');
   assert.equal(restored.query, '1', 'the state from before the move (the preset shows query 2)');
-  const changed = await page.evaluate(() => new Promise((resolve) => {
-    const el = document.getElementById('el');
-    el.addEventListener('change', (e) => resolve(e.detail), { once: true });
-    el.setState({ step: 'output' });
-  }));
-  assert.equal(changed.step, 'output');
+  assert.equal((await setAndWait(page, { step: 'output' })).step, 'output');
   await page.close();
 });
 
