@@ -16,6 +16,7 @@
 #include <string>
 
 #include "accessibility.h"
+#include "allocator.h"
 #include "gl.h"
 #include "lab.h"
 #include "message.h"
@@ -64,9 +65,7 @@ constexpr int kSettleFrames = 3;
 void wake() { g_app->pending = std::max(g_app->pending, kSettleFrames); }
 
 bool animating(const App& app) {
-  const lab::State& s = app.lab.state();
-  const bool training = s.view == "train" && s.play && app.lab.training().run() && !app.lab.training().finished();
-  return app.ui.playing || training || !app.options.screenshot.empty();
+  return app.ui.playing || app.lab.training_running() || !app.options.screenshot.empty();
 }
 
 // Every GLFW input wakes the loop; installed before ImGui's callbacks, which chain to these.
@@ -159,7 +158,7 @@ void advance_training(App& app) {
   if (app.ui.train_reset_requested) app.lab.train_reset();
   for (; app.ui.train_steps_requested > 0; --app.ui.train_steps_requested) app.lab.train_step();
   app.ui.train_reset_requested = false;
-  if (app.lab.state().view == "train" && app.lab.state().play) app.lab.train_advance(kTrainBudgetMs);
+  if (app.lab.training_running()) app.lab.train_advance(kTrainBudgetMs);
 }
 
 void frame() {
@@ -274,13 +273,7 @@ const char* lab_experiment() {
 }
 
 int main(int argc, char** argv) {
-#ifndef __EMSCRIPTEN__
-  // A training step frees and reallocates a few MiB of matrices; by default glibc hands that
-  // memory back to the system after every step and page-faults it in again, which would
-  // cost more than the step itself (attention-cli train does the same).
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);
-#endif
+  train::keep_freed_memory();  // view=train's steps reallocate their matrices
   static App app;
   g_app = &app;
   if (!parse_args(argc, argv, app.options)) {

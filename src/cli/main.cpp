@@ -5,11 +5,11 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
-#include <malloc.h>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "contract.h"
+#include "allocator.h"
 #include "train_json.h"
 
 int main(int argc, char** argv) {
@@ -33,13 +33,7 @@ int main(int argc, char** argv) {
   } else {
     text.assign(std::istreambuf_iterator<char>(std::cin), {});
   }
-  // A training step frees and reallocates a few MiB of matrices; by default glibc maps the
-  // larger ones afresh and hands memory back to the system after every step, then
-  // page-faults it in again: two thirds of the time.
-  if (train) {
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, 256 << 20);
-  }
+  if (train) train::keep_freed_memory();
   bool ok = false;
   std::cout << (train ? train::train_json(text, &ok) : attn::io::compute_json(text, &ok)) << '\n';
   return ok ? 0 : 2;

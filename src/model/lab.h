@@ -59,6 +59,10 @@ class Lab {
   // The frame's slice of training while state().play: steps_per_frame steps of each run, or
   // fewer once `budget_ms` have passed.
   void train_advance(double budget_ms) { training_.advance(state_.steps_per_frame, budget_ms); }
+  // True while view=train plays a run that can still step (what the app animates for).
+  bool training_running() const {
+    return state_.view == "train" && state_.play && training_.run() && !training_.finished();
+  }
   // attentionLab.experiment(): the experiment's JSON, or the runs' in view=train.
   std::string experiment_json() const;
 
