@@ -169,17 +169,25 @@ void plot(const char* id, const PlotSpec& spec, const std::vector<PlotSeries>& s
     const ImU32 c = plot_colour(s.colour);
     std::vector<ImVec2> run;  // a stretch of drawable points; a gap ends it
     auto flush = [&] {
-      if (s.kind == PlotSeries::Kind::dashed)
+      if (s.kind == PlotSeries::Kind::dashed) {
+        // The dash pattern runs along the whole line: with dense points each segment is
+        // shorter than a dash, and restarting it per segment would draw a solid line.
+        const float dash = 6 * scale;
+        float along = 0;  // distance from the line's start to the segment's start
         for (std::size_t i = 1; i < run.size(); ++i) {
           const ImVec2 a = run[i - 1], b = run[i];
-          const float len = std::hypot(b.x - a.x, b.y - a.y), dash = 6 * scale;
-          for (float d = 0; d < len; d += 2 * dash) {
-            const float e = std::min(d + dash, len);
-            draw->AddLine(ImVec2(a.x + (b.x - a.x) * d / len, a.y + (b.y - a.y) * d / len),
-                          ImVec2(a.x + (b.x - a.x) * e / len, a.y + (b.y - a.y) * e / len), c, 2 * scale);
+          const float len = std::hypot(b.x - a.x, b.y - a.y);
+          for (float d = 0; d < len;) {
+            const float phase = std::fmod(along + d, 2 * dash);
+            const float e = std::min(len, d + (phase < dash ? dash - phase : 2 * dash - phase));
+            if (phase < dash)
+              draw->AddLine(ImVec2(a.x + (b.x - a.x) * d / len, a.y + (b.y - a.y) * d / len),
+                            ImVec2(a.x + (b.x - a.x) * e / len, a.y + (b.y - a.y) * e / len), c, 2 * scale);
+            d = e;
           }
+          along += len;
         }
-      else if (run.size() > 1) draw->AddPolyline(run.data(), int(run.size()), c, 0, 2 * scale);
+      } else if (run.size() > 1) draw->AddPolyline(run.data(), int(run.size()), c, 0, 2 * scale);
       run.clear();
     };
     for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
