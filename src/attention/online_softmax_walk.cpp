@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "portable_exp.h"
+
 namespace attn {
 
 OnlineSoftmaxWalk online_softmax_walk(const Inputs& in, const Options& opt, int tile, int batch, int head) {
@@ -39,7 +41,7 @@ OnlineSoftmaxWalk online_softmax_walk(const Inputs& in, const Options& opt, int 
       l *= c;
       o *= c;
       if (seen) {
-        const Eigen::RowVectorXf p = (scores.array() - m_new).exp().matrix();
+        const Eigen::RowVectorXf p = portable_exp(scores.array() - m_new).matrix();
         l += p.sum();
         o += p * V.middleRows(j0, j1 - j0);
       }

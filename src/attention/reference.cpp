@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "half.h"
+#include "portable_exp.h"
 
 namespace attn {
 
@@ -81,7 +82,7 @@ Trace reference_forward(const Inputs& in, const Options& opt) {
           t.weights.row(i).setZero();
           continue;
         }
-        t.exps.row(i) = (t.masked.row(i).array() - m).exp().matrix();
+        t.exps.row(i) = portable_exp(t.masked.row(i).array() - m).matrix();
         store(t.exps.row(i), opt);
         t.row_sum(i) = stored(t.exps.row(i).sum(), opt);
         t.weights.row(i) = t.exps.row(i) / t.row_sum(i);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "portable_exp.h"
 #include "products.h"
 #include "sampling.h"
 
@@ -122,7 +123,7 @@ Forward Model::forward(const Params& p, const Batch& b, bool record) const {
   f.probs.resize(rows, c.vocab);
   for (int r = 0; r < rows; ++r) {
     const float top = logits.row(r).maxCoeff();
-    f.probs.row(r) = (logits.row(r).array() - top).exp();
+    f.probs.row(r) = attn::portable_exp(logits.row(r).array() - top);
     const float sum = f.probs.row(r).sum();
     f.probs.row(r) /= sum;
     const int target = b.targets[r];
