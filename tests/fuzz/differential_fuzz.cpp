@@ -3,7 +3,9 @@
 // 320 queries and keys, so the tiled kernel's full query blocks and key tiles run), heads,
 // scale, causal alignment, a broadcast boolean or additive mask, and the magnitude of each
 // tensor (from 1e-30 to 1e20; −∞ sprinkled into the additive mask); a generator seeded from
-// the input fills the values.
+// the input fills the values. The seeds in corpus/differential/ start it on shapes where the
+// tiled kernel runs full blocks (150 × 200; 129 × 240 with a causal and an additive mask), and
+// `ATTN_FUZZ_DESCRIBE=1 differential_fuzz <file>` prints the problem a file holds.
 //
 // Stated tolerance, per output row, from float32 rounding: each score carries an error of at
 // most ds = (d_k + 8)·ε·(|scale|·Σ_d |q_d k_d| + |mask|) (ε = 2⁻²³), which moves the softmax
@@ -59,14 +61,18 @@ struct Finding {  // what a reproducer's report says of its problem
   const attn::Options& opt;
   float magnitudes[4];  // Q, K, V, mask
 
-  [[noreturn]] void operator()(const char* what, int b, int h, int i, int d, double got, double want, double tol) const {
+  void describe() const {
     std::fprintf(stderr,
-                 "differential: %s at (batch %d, head %d, query %d, column %d): %.9g, float64 %.9g, tolerance %.3g\n"
                  "  shape batch %d heads %d kv_heads %d nq %d nk %d dk %d dv %d; scale %g; causal %d; mask kind %d "
                  "dims %dx%dx%dx%d; magnitudes q %g k %g v %g mask %g\n",
-                 what, b, h, i, d, got, want, tol, s.batch, s.heads, s.kv_heads, s.nq, s.nk, s.dk, s.dv, opt.scale,
-                 int(opt.causal), int(opt.mask.kind), opt.mask.dims[0], opt.mask.dims[1], opt.mask.dims[2],
-                 opt.mask.dims[3], magnitudes[0], magnitudes[1], magnitudes[2], magnitudes[3]);
+                 s.batch, s.heads, s.kv_heads, s.nq, s.nk, s.dk, s.dv, opt.scale, int(opt.causal),
+                 int(opt.mask.kind), opt.mask.dims[0], opt.mask.dims[1], opt.mask.dims[2], opt.mask.dims[3],
+                 magnitudes[0], magnitudes[1], magnitudes[2], magnitudes[3]);
+  }
+  [[noreturn]] void operator()(const char* what, int b, int h, int i, int d, double got, double want, double tol) const {
+    std::fprintf(stderr, "differential: %s at (batch %d, head %d, query %d, column %d): %.9g, float64 %.9g, tolerance %.3g\n",
+                 what, b, h, i, d, got, want, tol);
+    describe();
     std::abort();
   }
 };
@@ -143,6 +149,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const testing_ref::Result64 want = testing_ref::attention64(p);
   const Finding finding{s, opt, {q_magnitude, k_magnitude, v_magnitude, mask_magnitude}};
+  if (std::getenv("ATTN_FUZZ_DESCRIBE")) finding.describe();  // what a corpus file or reproducer holds
 
   for (int b = 0; b < s.batch; ++b)
     for (int h = 0; h < s.heads; ++h) {
