@@ -1,0 +1,424 @@
+#include "practice.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <random>
+
+#include "sampling.h"
+#include "scaling.h"
+
+namespace practice {
+namespace {
+
+std::string num(double x, int digits = 4) {
+  if (x == 0) x = 0;  // no "-0"
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*g", digits, x);
+  return text;
+}
+
+std::string list(const std::vector<double>& xs, int digits = 4) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < xs.size(); ++i) out += (i ? ", " : "") + num(xs[i], digits);
+  return out + "]";
+}
+
+// One query row through the kernel: q = [1], the keys' "k" are the scores themselves (d_k = 1,
+// scale 1), so the kernel's weights are the softmax of `scores` with `blocked` keys masked
+// by adding `fill`.
+attn::HeadTrace row_through_kernel(const std::vector<float>& scores, const std::vector<int>& blocked, float fill) {
+  attn::Shape s;
+  s.nq = 1, s.nk = int(scores.size()), s.dk = 1, s.dv = 1;
+  const float one = 1.0f;
+  const std::vector<float> v(scores.size(), 0.0f);
+  attn::Options o;
+  o.scale = 1.0f;
+  o.mask_fill = fill;
+  if (!blocked.empty()) {
+    o.mask.kind = attn::Mask::Kind::boolean;
+    o.mask.dims = {1, 1, 1, s.nk};
+    o.mask.values.assign(scores.size(), 1.0f);
+    for (int j : blocked) o.mask.values[std::size_t(j)] = 0.0f;
+  }
+  return attn::reference_forward({s, &one, scores.data(), v.data()}, o).at(0, 0);
+}
+
+// The keys of row i that the mask leaves, in order.
+std::vector<int> open_keys(const Live& live, int i) {
+  std::vector<int> keys;
+  for (int j = 0; j < live.head.weights.cols(); ++j)
+    if (live.mask_reason(i, j).empty()) keys.push_back(j);
+  return keys;
+}
+
+// s_ij spelled out from the live numbers: q_i·k_j, times the scale, plus the mask.
+std::string score_arithmetic(const Live& live, int i, int j) {
+  std::string out = live.query_label(i) + "·" + live.key_label(j) + " = " + num(live.head.raw(i, j)) + ", × " +
+                    num(live.scale) + " = " + num(live.head.scaled(i, j));
+  if (live.head.mask(i, j) != 0) out += ", + mask " + num(live.head.mask(i, j)) + " = " + num(live.head.masked(i, j));
+  return out;
+}
+
+Question largest_weight(const Live& live) {
+  const int i = live.query;
+  const auto& w = live.head.weights;
+  std::vector<int> keys = open_keys(live, i);
+  Question q;
+  if (keys.empty()) return q;  // every key blocked: nothing to choose
+  // Beyond eight keys: the six with the largest weights, listed in key order (no hint in the order).
+  if (keys.size() > 8) {
+    std::partial_sort(keys.begin(), keys.begin() + 6, keys.end(), [&](int a, int b) { return w(i, a) > w(i, b); });
+    keys.resize(6);
+    std::sort(keys.begin(), keys.end());
+  }
+  const float best = w.row(i).maxCoeff();
+  std::string scores;
+  for (std::size_t c = 0; c < keys.size(); ++c) {
+    q.choices.push_back(live.key_label(keys[c]));
+    if (best - w(i, keys[c]) <= 1e-6f) q.expected.push_back(double(c));
+    scores += (c ? ", " : "") + live.key_label(keys[c]) + " " + num(live.head.masked(i, keys[c]));
+  }
+  const int top = keys[std::size_t(q.expected.front())];
+  q.text = "Which key does query " + live.query_label(i) + " give the largest weight?";
+  q.expected_text = live.key_label(top);
+  q.explanation = "The softmax keeps the order of the scores, so the largest score wins. Query " +
+                  live.query_label(i) + "'s scores (scaled, masked): " + scores + ". The largest is " +
+                  live.key_label(top) + "'s, " + num(live.head.masked(i, top)) + ", which gets weight " +
+                  num(w(i, top)) + ".";
+  return q;
+}
+
+Question weight(const Live& live, std::uint32_t seed) {
+  const int i = live.query;
+  const std::vector<int> keys = open_keys(live, i);
+  Question q;
+  if (keys.empty()) return q;
+  const int j = keys[seed % keys.size()];
+  const auto& h = live.head;
+  const double w = h.weights(i, j);
+  q.text = "What weight does query " + live.query_label(i) + " give key " + live.key_label(j) + "? (within ±0.01)";
+  q.expected = {w};
+  q.tolerance = 0.01;
+  q.expected_text = num(w);
+  q.explanation = "Score: " + score_arithmetic(live, i, j) + ". Subtract the row's maximum " + num(h.row_max(i)) +
+                  ": e^(" + num(h.masked(i, j)) + " − " + num(h.row_max(i)) + ") = " + num(h.exps(i, j)) +
+                  ". Divide by the row's sum of such terms, " + num(h.row_sum(i)) + ": " + num(h.exps(i, j)) + " / " +
+                  num(h.row_sum(i)) + " = " + num(w) + ".";
+  return q;
+}
+
+Question output_row(const Live& live) {
+  const int i = live.query;
+  const auto& h = live.head;
+  const int cols = std::min<int>(int(h.output.cols()), 4);
+  Question q;
+  for (int d = 0; d < cols; ++d) q.expected.push_back(h.output(i, d));
+  q.tolerance = 0.02;
+  q.text = "What is the output row of query " + live.query_label(i) + "?" +
+           (cols < h.output.cols() ? " (its first " + std::to_string(cols) + " entries)" : std::string()) +
+           " (each within ±0.02)";
+  q.expected_text = list(q.expected, 3);
+  // The terms of Σ_j w_ij v_j, the largest weights first, at most four.
+  std::vector<int> keys(std::size_t(h.weights.cols()));
+  std::iota(keys.begin(), keys.end(), 0);
+  std::stable_sort(keys.begin(), keys.end(), [&](int a, int b) { return h.weights(i, a) > h.weights(i, b); });
+  std::string terms;
+  int shown = 0;
+  for (int j : keys) {
+    if (h.weights(i, j) == 0 || shown == 4) break;
+    std::vector<double> vj;
+    for (int d = 0; d < cols; ++d) vj.push_back(live.v(j, d));
+    terms += (shown++ ? " + " : "") + num(h.weights(i, j), 3) + "·" + list(vj, 3);
+  }
+  if (shown < (h.weights.row(i).array() > 0).count()) terms += " + … (smaller weights)";
+  q.explanation = "The output is the weighted average of the value rows: Σ_j w_ij v_j = " + terms + " = " +
+                  q.expected_text + ".";
+  return q;
+}
+
+Question masked_weight(const Live& live, std::uint32_t seed) {
+  Question q;
+  q.tolerance = 1e-9;
+  q.expected_text = "0";
+  const auto& h = live.head;
+  // A blocked cell on screen: the selected row's first, else any row's.
+  for (int pass = 0; pass < 2; ++pass)
+    for (int i = pass ? 0 : live.query; i < (pass ? int(h.weights.rows()) : live.query + 1); ++i)
+      for (int j = 0; j < h.weights.cols(); ++j) {
+        const std::string why = live.mask_reason(i, j);
+        if (why.empty()) continue;
+        q.text = "Key " + live.key_label(j) + " is blocked for query " + live.query_label(i) + " (" + why +
+                 "). What is its weight after the softmax?";
+        q.expected = {h.weights(i, j)};
+        q.explanation = "The mask adds −∞ to the score, e^(−∞) = 0, so the weight is exactly " +
+                        num(h.weights(i, j)) + "; the row's other keys share all of the weight (their sum is " +
+                        num(h.weights.row(i).sum()) + ").";
+        return q;
+      }
+  // Nothing blocked on screen: the lesson's causal mask on three seeded positions.
+  attn::Shape s;
+  s.nq = s.nk = 3, s.dk = s.dv = 2;
+  const experiments::Problem p = experiments::random_problem(s, seed);
+  attn::Options o;
+  o.scale = attn::scale_for(attn::ScaleMode::inv_sqrt_dk, 2);
+  o.causal = attn::Causal::top_left;
+  const attn::HeadTrace t = attn::reference_forward(p.inputs(), o).at(0, 0);
+  q.text = "Nothing is masked on screen, so take a causal mask over three positions: what weight does query 0 "
+           "give key 2 (a future position)?";
+  q.expected = {t.weights(0, 2)};
+  q.explanation = "A causal mask blocks every key j > i: it adds −∞ to s₀₂, e^(−∞) = 0, so the weight is " +
+                  num(t.weights(0, 2)) + ". Query 0 sees only key 0, whose weight is " + num(t.weights(0, 0)) + ".";
+  return q;
+}
+
+Question shape(std::uint32_t seed, int number) {
+  std::mt19937 rng(seed);
+  attn::Shape s;
+  s.nq = 2 + int(rng() % 15);
+  do s.nk = 2 + int(rng() % 15); while (s.nk == s.nq);
+  static constexpr int kDims[] = {16, 32, 64, 128};
+  s.dk = kDims[rng() % 4];
+  do s.dv = kDims[rng() % 4]; while (s.dv == s.dk);
+  const experiments::Problem p = experiments::random_problem(s, seed);
+  attn::Options o;
+  o.scale = attn::scale_for(attn::ScaleMode::inv_sqrt_dk, s.dk);
+  const attn::HeadTrace t = attn::reference_forward(p.inputs(), o).at(0, 0);
+  const bool output = number % 2 == 1;
+  const attn::Matrix& m = output ? t.output : t.scaled;
+  const std::string given = "Q is " + std::to_string(s.nq) + "×" + std::to_string(s.dk) + ", K is " +
+                            std::to_string(s.nk) + "×" + std::to_string(s.dk) + " and V is " + std::to_string(s.nk) +
+                            "×" + std::to_string(s.dv) + ".";
+  Question q;
+  q.text = given + (output ? " What is the shape of the output softmax(QKᵀ/√d_k)V?" : " What is the shape of S = QKᵀ/√d_k?");
+  q.expected = {double(m.rows()), double(m.cols())};
+  q.expected_text = std::to_string(m.rows()) + "×" + std::to_string(m.cols());
+  q.explanation = output ? "The weights A = softmax(S) are n_q × n_k = " + std::to_string(s.nq) + "×" + std::to_string(s.nk) +
+                               "; A·V takes one row of V per key, so the output is n_q × d_v = " + q.expected_text +
+                               ". d_k only sets the length of the dot products."
+                         : "Each of the " + std::to_string(s.nq) + " queries is dotted with each of the " +
+                               std::to_string(s.nk) + " keys: n_q × n_k = " + q.expected_text +
+                               ". d_k is summed over, and the scale does not change the shape.";
+  return q;
+}
+
+Question spread(std::uint32_t seed, int number) {
+  static constexpr int kDks[] = {16, 64, 256, 512};
+  const int dk = kDks[seed % 4];
+  const int which = number % 3;  // q·k, q·k/√d_k, q·k/d_k
+  static constexpr const char* kForms[] = {"q·k", "q·k/√d_k", "q·k/d_k"};
+  const double root = std::sqrt(double(dk));
+  const double want = which == 0 ? root : which == 1 ? 1.0 : 1.0 / root;
+  const experiments::ScalingData measured = experiments::scaling(dk, seed);
+  Question q;
+  q.text = std::string("q and k have d_k = ") + std::to_string(dk) +
+           " independent components, each with mean 0 and variance 1. What is the standard deviation of " + kForms[which] +
+           "? (within 10%)";
+  q.expected = {want};
+  q.tolerance = 0.1 * want;
+  q.expected_text = num(want);
+  q.explanation = "q·k = Σ q_d k_d adds d_k independent terms of variance 1, so Var(q·k) = d_k = " + std::to_string(dk) +
+                  " and its standard deviation is √d_k = " + num(root) + ". Dividing by √d_k brings it to 1; by d_k, to 1/√d_k = " +
+                  num(1.0 / root) + ". Measured by the kernel on random q and k: standard deviation " +
+                  num(std::sqrt(measured.variance_raw)) + " for q·k and " + num(std::sqrt(measured.variance_scaled)) +
+                  " for q·k/√d_k.";
+  return q;
+}
+
+Question fill_pitfall(std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  const std::vector<float> scores = {float(rng() % 4), float(rng() % 4), float(rng() % 4)};
+  const attn::HeadTrace t = row_through_kernel(scores, {2}, -1.0f);
+  Question q;
+  q.text = "A row's scores are " + list({scores[0], scores[1], scores[2]}, 3) +
+           " and the last key must be masked, but the mask adds −1 instead of −∞. What weight does the masked key "
+           "still get? (within ±0.01)";
+  q.expected = {t.weights(0, 2)};
+  q.tolerance = 0.01;
+  q.expected_text = num(t.weights(0, 2));
+  const double a = std::exp(double(scores[0])), b = std::exp(double(scores[1])), c = std::exp(double(scores[2]) - 1);
+  q.explanation = "Adding −1 only lowers the score to " + num(scores[2] - 1.0) + ": e^" + num(scores[2] - 1.0) + " / (e^" +
+                  num(scores[0]) + " + e^" + num(scores[1]) + " + e^" + num(scores[2] - 1.0) + ") = " + num(c) + " / " +
+                  num(a + b + c) + " = " + num(t.weights(0, 2)) +
+                  ". The masked key keeps real weight; with −∞ it would get exactly 0.";
+  return q;
+}
+
+Question stable_softmax(std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  static constexpr float kBases[] = {200.0f, 500.0f, 1000.0f};
+  const float base = kBases[rng() % 3];
+  // Three different scores, so the answer is not simply 1/3.
+  static constexpr float kOffsets[3][3] = {{0, 1, 2}, {0, 1, 3}, {0, 2, 3}};
+  const float* offset = kOffsets[rng() % 3];
+  std::vector<float> scores = {base + offset[0], base + offset[1], base + offset[2]};
+  // std::shuffle's algorithm differs between standard libraries; a rotation is the same in both.
+  std::rotate(scores.begin(), scores.begin() + rng() % 3, scores.end());
+  const attn::HeadTrace t = row_through_kernel(scores, {}, attn::kNegInf);
+  Question q;
+  const float m = *std::max_element(scores.begin(), scores.end());
+  q.text = "What is the largest weight of softmax(" + list({scores[0], scores[1], scores[2]}, 6) + ")? (within ±0.01)";
+  q.expected = {double(t.weights.row(0).maxCoeff())};
+  q.tolerance = 0.01;
+  q.expected_text = num(q.expected[0]);
+  std::vector<double> shifted, exps;
+  for (float s : scores) shifted.push_back(s - m), exps.push_back(std::exp(double(s - m)));
+  q.explanation = "e^" + num(base) + " overflows float32 (its largest value is about e^88.7), so subtract the maximum " +
+                  num(m) + " first; the weights do not change: " + list(shifted, 3) + " → e^ = " + list(exps, 4) +
+                  ", sum " + num(exps[0] + exps[1] + exps[2]) + ", largest weight 1 / " +
+                  num(exps[0] + exps[1] + exps[2]) + " = " + q.expected_text + ".";
+  return q;
+}
+
+Question saturation(std::uint32_t seed) {
+  static constexpr int kDks[] = {4, 9, 16};
+  const int dk = kDks[seed % 3];
+  const float root = std::sqrt(float(dk));
+  const attn::HeadTrace scaled = row_through_kernel({0.0f, root, 2 * root}, {}, attn::kNegInf);
+  const attn::HeadTrace unscaled = row_through_kernel({0.0f, float(dk), 2.0f * dk}, {}, attn::kNegInf);
+  const double w = scaled.weights(0, 2), u = unscaled.weights(0, 2);
+  Question q;
+  q.text = "Raw scores are [0, d_k, 2·d_k] with d_k = " + std::to_string(dk) +
+           ". After scaling by 1/√d_k, the winning key's weight is w. What is ∂w/∂s for that key, w(1 − w)? (within ±0.01)";
+  q.expected = {w * (1 - w)};
+  q.tolerance = 0.01;
+  q.expected_text = num(w * (1 - w));
+  q.explanation = "Scaled, the scores are [0, " + num(root) + ", " + num(2 * root) + "], w = " + num(w) + " and w(1 − w) = " +
+                  q.expected_text + ". Unscaled, [0, " + std::to_string(dk) + ", " + std::to_string(2 * dk) + "] give w = " +
+                  num(u, 8) + " and w(1 − w) = " + num(u * (1 - u), 3) +
+                  ": a saturated softmax passes almost no gradient back to its scores, so the keys stop learning.";
+  return q;
+}
+
+// Reads the numbers of an answer: a number, an array of numbers, or text holding numbers.
+bool numbers_of(const nlohmann::json& answer, std::vector<double>& out, std::string& error) {
+  auto add = [&](const nlohmann::json& x) {
+    if (!x.is_number()) return error = "the answer's entries must be numbers", false;
+    out.push_back(x.get<double>());
+    return true;
+  };
+  if (answer.is_array()) {
+    for (const auto& x : answer)
+      if (!add(x)) return false;
+  } else if (answer.is_string()) {
+    const std::string text = answer.get<std::string>();
+    const char* p = text.c_str();
+    while (*p) {
+      if (std::strchr("0123456789-+.", *p) == nullptr) {
+        ++p;
+        continue;
+      }
+      char* end = nullptr;
+      const double x = std::strtod(p, &end);
+      if (end == p) {
+        ++p;
+        continue;
+      }
+      out.push_back(x);
+      p = end;
+    }
+  } else if (!add(answer)) {
+    return false;
+  }
+  if (out.empty()) return error = "the answer holds no number", false;
+  for (double x : out)
+    if (!std::isfinite(x)) return error = "the answer must be finite numbers", false;
+  return true;
+}
+
+}  // namespace
+
+const char* kind_name(Kind kind) {
+  static constexpr const char* kNames[kKindCount] = {"largest_weight", "weight",         "output_row",
+                                                     "masked_weight",  "shape",          "spread",
+                                                     "fill_pitfall",   "stable_softmax", "saturation"};
+  return kNames[int(kind)];
+}
+
+Question make(Kind kind, const Live& live, std::uint32_t seed, int number) {
+  Question q;
+  switch (kind) {
+    case Kind::largest_weight: q = largest_weight(live); break;
+    case Kind::weight: q = weight(live, seed); break;
+    case Kind::output_row: q = output_row(live); break;
+    case Kind::masked_weight: q = masked_weight(live, seed); break;
+    case Kind::shape: q = shape(seed, number); break;
+    case Kind::spread: q = spread(seed, number); break;
+    case Kind::fill_pitfall: q = fill_pitfall(seed); break;
+    case Kind::stable_softmax: q = stable_softmax(seed); break;
+    case Kind::saturation: q = saturation(seed); break;
+  }
+  // A live question the screen cannot pose (a fully blocked row) becomes one about the mask.
+  if (q.text.empty()) q = masked_weight(live, seed), kind = Kind::masked_weight;
+  q.kind = kind;
+  q.id = std::string(kind_name(kind)) + "-" + std::to_string(number);
+  return q;
+}
+
+Verdict check(const Question& q, const nlohmann::json& answer) {
+  Verdict v;
+  if (!q.choices.empty()) {
+    int index = -1;
+    if (answer.is_string()) {
+      const std::string text = answer.get<std::string>();
+      for (std::size_t c = 0; c < q.choices.size(); ++c)
+        if (q.choices[c] == text) index = int(c);
+    } else if (answer.is_number_integer()) {
+      index = answer.get<int>();
+    }
+    if (index < 0 || index >= int(q.choices.size())) {
+      v.error = "answer: expected one of the choices (its text or its index from 0 to " +
+                std::to_string(q.choices.size() - 1) + ")";
+      return v;
+    }
+    v.correct = std::find(q.expected.begin(), q.expected.end(), double(index)) != q.expected.end();
+    return v;
+  }
+  std::vector<double> got;
+  if (!numbers_of(answer, got, v.error)) {
+    v.error = "answer: " + v.error;
+    return v;
+  }
+  if (got.size() != q.expected.size()) {
+    v.error = "answer: expected " + std::to_string(q.expected.size()) + (q.expected.size() == 1 ? " number" : " numbers") +
+              (q.kind == Kind::shape ? " (rows × columns)" : "") + ", got " + std::to_string(got.size());
+    return v;
+  }
+  v.correct = true;
+  for (std::size_t e = 0; e < got.size(); ++e) v.correct = v.correct && std::fabs(got[e] - q.expected[e]) <= q.tolerance;
+  return v;
+}
+
+void Session::next(const Live& live) {
+  const Kind kind = Kind(turn_++ % kKindCount);
+  ++asked_;
+  current_ = make(kind, live, 0x5eed0000u + std::uint32_t(asked_), asked_);
+  answered_ = last_correct_ = false;
+}
+
+Verdict Session::answer(const nlohmann::json& value) {
+  const Verdict v = check(current_, value);
+  if (!v.error.empty() || answered_) return v;
+  answered_ = true;
+  last_correct_ = v.correct;
+  right_ += v.correct;
+  return v;
+}
+
+std::string Session::question_json() const {
+  nlohmann::json j = {{"id", current_.id},     {"kind", kind_name(current_.kind)}, {"text", current_.text},
+                      {"asked", asked_},       {"right", right_},                  {"answered", answered_}};
+  if (!current_.choices.empty()) j["choices"] = current_.choices;
+  return j.dump();
+}
+
+std::string Session::verdict_json(const Question& q, const Verdict& v) {
+  if (!v.error.empty()) return nlohmann::json{{"error", v.error}}.dump();
+  return nlohmann::json{{"correct", v.correct}, {"expected", q.expected_text}, {"explanation", q.explanation}}.dump();
+}
+
+}  // namespace practice

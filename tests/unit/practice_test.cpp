@@ -1,0 +1,199 @@
+// Practice mode's questions: every kind's expected answer recomputed here in float64 from what
+// the question states (its text, or the live matrices it is about), right and wrong answers,
+// unreadable answers, and a session's score.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "float64_attention.h"
+#include "practice.h"
+
+namespace {
+
+// The integers and decimals of a question's text, in order (to recompute what it states).
+std::vector<double> numbers_in(const std::string& text) {
+  std::vector<double> out;
+  static const std::regex number(R"((-?\d+(\.\d+)?))");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), number); it != std::sregex_iterator(); ++it)
+    out.push_back(std::stod((*it)[1]));
+  return out;
+}
+
+std::vector<double> softmax64(const std::vector<double>& s) {
+  double m = -HUGE_VAL, sum = 0;
+  for (double x : s) m = std::max(m, x);
+  std::vector<double> w;
+  for (double x : s) w.push_back(std::exp(x - m)), sum += std::exp(x - m);
+  for (double& x : w) x /= sum;
+  return w;
+}
+
+// A live configuration: 4 queries, 5 keys, d_k 3, d_v 2, seeded values, 1/√d_k; optionally a
+// causal mask. Its trace comes from the kernel; the tests recompute it in float64.
+struct Screen {
+  attn::Matrix q{4, 3}, k{5, 3}, v{5, 2};
+  float scale = 1.0f / std::sqrt(3.0f);
+  bool causal = false;
+  attn::HeadTrace head;
+  int query = 2;
+
+  explicit Screen(bool causal_mask) : causal(causal_mask) {
+    for (int e = 0; e < q.size(); ++e) q.data()[e] = float(std::sin(1.3 * e + 0.2));
+    for (int e = 0; e < k.size(); ++e) k.data()[e] = float(std::cos(0.7 * e));
+    for (int e = 0; e < v.size(); ++e) v.data()[e] = float(0.5 * e - 2);
+    attn::Options o;
+    o.scale = scale;
+    if (causal) o.causal = attn::Causal::top_left;
+    head = attn::reference_forward({{1, 1, 1, 4, 5, 3, 2}, q.data(), k.data(), v.data()}, o).at(0, 0);
+  }
+  practice::Live live() const {
+    return {q, k, v, head, scale, query, [](int i) { return "q" + std::to_string(i); },
+            [](int j) { return "k" + std::to_string(j); },
+            [this](int i, int j) { return causal && j > i ? std::string("causal") : std::string(); }};
+  }
+  testing_ref::Result64 float64() const {
+    testing_ref::Problem64 p;
+    p.nq = 4, p.nk = 5, p.dk = 3, p.dv = 2, p.scale = 1.0 / std::sqrt(3.0);
+    p.causal_offset_enabled = causal ? 1 : 0;
+    p.q.assign(q.data(), q.data() + q.size());
+    p.k.assign(k.data(), k.data() + k.size());
+    p.v.assign(v.data(), v.data() + v.size());
+    return testing_ref::attention64(p);
+  }
+};
+
+void expect_right_and_wrong(const practice::Question& q, const nlohmann::json& right, const nlohmann::json& wrong) {
+  EXPECT_TRUE(practice::check(q, right).correct) << q.text << " answered " << right.dump();
+  EXPECT_FALSE(practice::check(q, wrong).correct) << q.text << " answered " << wrong.dump();
+  EXPECT_FALSE(q.explanation.empty());
+}
+
+TEST(Practice, LargestWeightIsTheFloat64Argmax) {
+  const Screen screen(false);
+  const practice::Question q = practice::make(practice::Kind::largest_weight, screen.live(), 1, 1);
+  const auto want = screen.float64();
+  int best = 0;
+  for (int j = 1; j < 5; ++j)
+    if (want.weights[2 * 5 + j] > want.weights[2 * 5 + best]) best = j;
+  ASSERT_EQ(q.choices.size(), 5u);
+  expect_right_and_wrong(q, "k" + std::to_string(best), (best + 1) % 5);
+  EXPECT_TRUE(practice::check(q, best).correct);  // by index too
+}
+
+TEST(Practice, WeightAndOutputRowMatchFloat64) {
+  const Screen screen(false);
+  const auto want = screen.float64();
+  for (std::uint32_t seed = 0; seed < 5; ++seed) {
+    const practice::Question q = practice::make(practice::Kind::weight, screen.live(), seed, 1);
+    const std::vector<double> n = numbers_in(q.text);  // "query q2 give key kJ"
+    const int j = int(n.at(1));
+    const double w = want.weights[2 * 5 + j];
+    expect_right_and_wrong(q, w + 0.009, w + 0.02);
+  }
+  const practice::Question row = practice::make(practice::Kind::output_row, screen.live(), 0, 1);
+  const std::vector<double> o = {want.output[2 * 2], want.output[2 * 2 + 1]};
+  expect_right_and_wrong(row, o, nlohmann::json({o[0], o[1] + 0.05}));
+  EXPECT_TRUE(practice::check(row, std::to_string(o[0]) + ", " + std::to_string(o[1])).correct) << "as text";
+}
+
+TEST(Practice, AMaskedCellBecomesZero) {
+  const Screen masked(true);  // query 2 may not see keys 3 and 4
+  const practice::Question q = practice::make(practice::Kind::masked_weight, masked.live(), 0, 1);
+  EXPECT_NE(q.text.find("q2"), std::string::npos) << "the selected row's blocked key first: " << q.text;
+  EXPECT_EQ(masked.float64().weights[2 * 5 + 3], 0.0);
+  expect_right_and_wrong(q, 0, 0.2);
+
+  const Screen open(false);  // nothing blocked on screen: the causal example instead
+  const practice::Question fallback = practice::make(practice::Kind::masked_weight, open.live(), 3, 2);
+  expect_right_and_wrong(fallback, 0.0, 1.0 / 3);
+}
+
+TEST(Practice, ShapesFollowFromTheStatedShapes) {
+  const Screen screen(false);
+  for (int number = 1; number <= 6; ++number) {
+    const practice::Question q = practice::make(practice::Kind::shape, screen.live(), 100 + number, number);
+    const std::vector<double> n = numbers_in(q.text);  // nq, dk, nk, dk, nk, dv, ...
+    const bool output = q.text.find("output") != std::string::npos;
+    const int rows = int(n.at(0)), cols = int(output ? n.at(5) : n.at(2));
+    const std::string right = std::to_string(rows) + "x" + std::to_string(cols);
+    expect_right_and_wrong(q, right, std::to_string(cols) + "×" + std::to_string(rows));
+    EXPECT_TRUE(practice::check(q, nlohmann::json({rows, cols})).correct);
+    EXPECT_TRUE(practice::check(q, "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")").correct);
+  }
+}
+
+TEST(Practice, SpreadIsTheSquareRootOfDk) {
+  const Screen screen(false);
+  for (int number = 0; number < 3; ++number) {
+    const practice::Question q = practice::make(practice::Kind::spread, screen.live(), 1, number);
+    const double dk = numbers_in(q.text).at(0);
+    const double want = number == 0 ? std::sqrt(dk) : number == 1 ? 1.0 : 1.0 / std::sqrt(dk);
+    expect_right_and_wrong(q, want * 1.05, want * 1.3);
+  }
+}
+
+TEST(Practice, FillPitfallStableSoftmaxAndSaturationFromTheirScores) {
+  const Screen screen(false);
+  for (std::uint32_t seed = 0; seed < 4; ++seed) {
+    const practice::Question fill = practice::make(practice::Kind::fill_pitfall, screen.live(), seed, 1);
+    const std::vector<double> s = numbers_in(fill.text);  // the three scores, then −1
+    const double masked = softmax64({s.at(0), s.at(1), s.at(2) - 1}).at(2);
+    expect_right_and_wrong(fill, masked, 0.0);
+
+    const practice::Question big = practice::make(practice::Kind::stable_softmax, screen.live(), seed, 1);
+    const std::vector<double> t = numbers_in(big.text);
+    const std::vector<double> w = softmax64({t.at(0), t.at(1), t.at(2)});
+    expect_right_and_wrong(big, *std::max_element(w.begin(), w.end()), 1.0 / 3);
+
+    const practice::Question sat = practice::make(practice::Kind::saturation, screen.live(), seed, 1);
+    const double dk = numbers_in(sat.text).at(2);  // "[0, d_k, 2·d_k] with d_k = N"
+    const double top = softmax64({0, std::sqrt(dk), 2 * std::sqrt(dk)}).at(2);
+    expect_right_and_wrong(sat, top * (1 - top), top * (1 - top) + 0.05);
+  }
+}
+
+TEST(Practice, UnreadableAnswersNameTheField) {
+  const Screen screen(false);
+  const practice::Question number = practice::make(practice::Kind::weight, screen.live(), 0, 1);
+  for (const nlohmann::json& bad : {nlohmann::json("no number here"), nlohmann::json({1, 2}), nlohmann::json(nullptr),
+                                    nlohmann::json({{"x", 1}})}) {
+    const practice::Verdict v = practice::check(number, bad);
+    EXPECT_FALSE(v.correct);
+    EXPECT_EQ(v.error.rfind("answer: ", 0), 0u) << bad.dump() << " → " << v.error;
+  }
+  const practice::Question choice = practice::make(practice::Kind::largest_weight, screen.live(), 0, 1);
+  EXPECT_FALSE(practice::check(choice, 17).error.empty());
+  EXPECT_FALSE(practice::check(choice, "k99").error.empty());
+}
+
+TEST(Practice, SessionScoresEachQuestionOnceAndCyclesEveryKind) {
+  const Screen screen(false);
+  practice::Session session;
+  std::vector<std::string> kinds;
+  for (int n = 0; n < practice::kKindCount; ++n) {
+    session.next(screen.live());
+    kinds.push_back(nlohmann::json::parse(session.question_json())["kind"]);
+  }
+  for (int n = 0; n < practice::kKindCount; ++n)
+    EXPECT_NE(std::find(kinds.begin(), kinds.end(), practice::kind_name(practice::Kind(n))), kinds.end());
+
+  session.next(screen.live());  // largest_weight again
+  const auto want = screen.float64();
+  int best = 0;
+  for (int j = 1; j < 5; ++j)
+    if (want.weights[10 + j] > want.weights[10 + best]) best = j;
+  EXPECT_TRUE(session.answer(best).correct);
+  EXPECT_TRUE(session.answer(best).correct);  // answering again is not scored twice
+  EXPECT_EQ(session.right(), 1);
+  EXPECT_EQ(session.asked(), practice::kKindCount + 1);
+  const nlohmann::json verdict = nlohmann::json::parse(
+      practice::Session::verdict_json(session.current(), session.answer(best)));
+  EXPECT_EQ(verdict["expected"], "k" + std::to_string(best));
+  EXPECT_TRUE(verdict["explanation"].is_string());
+}
+
+}  // namespace
