@@ -49,10 +49,10 @@ async function framesWhileIdle(page) {
 
 // setState, then the first drawn frame that began after it, then the browser's next
 // animation frame (by then the drawn frame, and any DOM it changed, is on screen).
-async function changeSeconds(page, n) {
-  return page.evaluate(async (n) => {
+async function changeSeconds(page, state) {
+  return page.evaluate(async (state) => {
     const t0 = performance.now();
-    window.attentionLab.setState({ preset: 'random', n, dk: 64 });
+    window.attentionLab.setState(state);
     const after = performance.now();
     await new Promise((resolve) => {
       const poll = () => (window.__drawnFrames.lastDrawnEnd > after ? resolve() : setTimeout(poll, 5));
@@ -60,8 +60,15 @@ async function changeSeconds(page, n) {
     });
     await new Promise((resolve) => requestAnimationFrame(resolve));
     return (performance.now() - t0) / 1000;
-  }, n);
+  }, state);
 }
+
+// Beyond the sizes: the compare view (the weights under three scales) and the interface's
+// largest configuration, a padded batch at n = 2048 with d = 256.
+const LARGEST = [
+  ['view=compare, n = 2048, d_k = 64', { preset: 'random', n: 2048, dk: 64, view: 'compare' }],
+  ['n = 2048, d = 256, padded batch', { preset: 'random', n: 2048, dk: 256, pad: '2048,1536,1024,512,2048,256,2048,64' }],
+];
 
 const server = await startServer();
 const browser = await launchBrowser();
@@ -83,9 +90,16 @@ try {
   page.setDefaultTimeout(CHANGE_TIMEOUT_MS);
   results.change_s = {};
   for (const n of SIZES) {
-    results.change_s[n] = await changeSeconds(page, n);
+    results.change_s[n] = await changeSeconds(page, { preset: 'random', n, dk: 64 });
     say(`n = ${n}: shown after ${results.change_s[n].toFixed(2)} s`);
   }
+  results.largest_s = {};
+  for (const [name, state] of LARGEST) {
+    results.largest_s[name] = await changeSeconds(page, state);
+    say(`${name}: shown after ${results.largest_s[name].toFixed(2)} s`);
+  }
+  results.largest_heap_bytes = await page.evaluate(() => window.attentionLab.memoryBytes());
+  results.largest_state = await page.evaluate(() => window.attentionLab.getState());
   results.idle_frames_page_n2048 = await framesWhileIdle(page);
   await page.close();
 
@@ -105,6 +119,9 @@ try {
 const rows = [
   ['first frame (median of ' + LOADS + ' loads)', results.first_frame_s.median.toFixed(2) + ' s'],
   ...SIZES.map((n) => [`setState n = ${n}, d_k = 64 → shown`, results.change_s[n].toFixed(2) + ' s']),
+  ...LARGEST.map(([name]) => [`setState ${name} → shown`, results.largest_s[name].toFixed(2) + ' s']),
+  [`heap in use after the padded batch (${results.largest_state.pad.split(',').length} sequences shown)`,
+   (results.largest_heap_bytes / 2 ** 20).toFixed(0) + ' MiB'],
   [`frames drawn in ${IDLE_MS / 1000} s idle, page alone`, String(results.idle_frames_page)],
   [`frames drawn in ${IDLE_MS / 1000} s idle, page at n = 2048`, String(results.idle_frames_page_n2048)],
   [`frames drawn in ${IDLE_MS / 1000} s idle, lesson with 4 instances`, String(results.idle_frames_lesson4)],

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything Attention Lab needs, idempotently, and says nothing when it is all there.
-#   - Debian packages (toolchains, libraries, browser, X server, font)
+#   - Debian packages (toolchains, libraries, browser, X server, font, zip for package.sh)
 #   - Dear ImGui sources from Debian's source package, into third_party/imgui (ignored by git)
 #   - npm dev dependencies (playwright-core drives Debian's Chromium)
 # On a machine that is not Debian: install the equivalents yourself and set IMGUI_DIR to an
@@ -21,6 +21,7 @@ packages=(
   chromium xvfb xauth libgl1-mesa-dri
   fonts-dejavu-core libstb-dev python3-fonttools
   dpkg-dev xz-utils
+  zip unzip
 )
 
 # Node and npm may come from elsewhere (nodesource ships npm inside nodejs, and Debian's npm

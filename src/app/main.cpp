@@ -65,7 +65,8 @@ constexpr int kSettleFrames = 3;
 void wake() { g_app->pending = std::max(g_app->pending, kSettleFrames); }
 
 bool animating(const App& app) {
-  return app.ui.playing || app.lab.training_running() || !app.options.screenshot.empty();
+  return app.ui.playing || app.lab.training_running() || app.lab.experiment().running() ||
+         !app.options.screenshot.empty();
 }
 
 // Every GLFW input wakes the loop; installed before ImGui's callbacks, which chain to these.
@@ -161,6 +162,16 @@ void advance_training(App& app) {
   if (app.lab.training_running()) app.lab.train_advance(kTrainBudgetMs);
 }
 
+// Practice mode's buttons: a new question, or the typed or chosen answer to the current one.
+void answer_practice(App& app) {
+  ui::Ui& u = app.ui;
+  if (u.practice_next_requested) app.lab.practice_next();
+  if (!u.practice_answer.empty()) u.practice_error = app.lab.practice_answer(u.practice_answer).error;
+  if (u.practice_next_requested || !u.practice_answer.empty()) wake();
+  u.practice_next_requested = false;
+  u.practice_answer.clear();
+}
+
 void frame() {
   App& app = *g_app;
 #ifdef __EMSCRIPTEN__
@@ -216,6 +227,13 @@ void frame() {
   const std::uint64_t trained = app.lab.training().version();
   advance_training(app);
   if (app.lab.training().version() != trained) wake();
+  // view=cost: a slice of the measurement, as training's (the last slice wakes the final frames).
+  const std::uint64_t measured = app.lab.experiment().version();
+  if (app.ui.measure_again_requested) app.lab.measure_again();
+  app.ui.measure_again_requested = false;
+  answer_practice(app);
+  app.lab.measure(kTrainBudgetMs);
+  if (app.lab.experiment().version() != measured) wake();
   tools::after_frame();
 
   ++app.frames;
@@ -268,6 +286,22 @@ const char* lab_trace() {
 const char* lab_experiment() {
   static std::string text;
   text = g_app->lab.experiment_json();
+  return text.c_str();
+}
+// Practice mode: the question awaiting an answer (practice.h's JSON), and the verdict on an
+// answer given as JSON text. The practice panel shows both, so the app draws again.
+const char* lab_practice() {
+  static std::string text;
+  text = g_app->lab.practice_question_json();
+  wake();
+  return text.c_str();
+}
+const char* lab_answer(const char* value) {
+  static std::string text;
+  const practice::Verdict verdict = g_app->lab.practice_answer(value);
+  g_app->ui.practice_error = verdict.error;
+  text = practice::Session::verdict_json(g_app->lab.practice().current(), verdict);
+  wake();
   return text.c_str();
 }
 }

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "about.h"
+
 // The fragment as a malloc'ed UTF-8 string (freed by the caller).
 EM_JS(char*, page_fragment, (), {
   var text = location.hash.slice(1);
@@ -15,6 +17,12 @@ EM_JS(char*, page_fragment, (), {
   stringToUTF8(text, ptr, size);
   return ptr;
 });
+
+// attentionLab.about() (web/page-tools.js): the About box's text.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* lab_about() {
+  static const std::string text = ui::about_text();
+  return text.c_str();
+}
 
 namespace page {
 

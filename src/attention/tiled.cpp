@@ -287,9 +287,15 @@ struct QueryBlock {
 
 }  // namespace
 
+std::size_t tiled_scratch_floats(int dk) {
+  return std::size_t(dk) * key_tile(dk) + std::size_t(kQueryBlock) * dk + std::size_t(kQueryBlock) * kLdS +
+         2 * std::size_t(kQueryBlock) + std::size_t(kQueryBlock) * kLanes;
+}
+
 void tiled_forward(const Inputs& in, const Options& opt, float* out) {
   const Shape& s = in.shape;
   const int tile_k = key_tile(s.dk);
+  // The scratch tiled_scratch_floats() counts.
   std::vector<float> kt(std::size_t(s.dk) * tile_k);
   std::vector<float> qp(std::size_t(kQueryBlock) * s.dk);
   std::vector<float> sp(std::size_t(kQueryBlock) * kLdS);

@@ -213,6 +213,45 @@ json to_json(const HeadsData& d) {
           {"groups", d.groups}};
 }
 
+// Byte and FLOP counts are whole numbers past float32's 2^24: written as integers, exactly.
+json counts(const std::vector<double>& values) {
+  json a = json::array();
+  for (const double x : values) a.push_back(std::int64_t(x));
+  return a;
+}
+
+json to_json(const CostData& d) {
+  json reference_samples = json::array(), tiled_samples = json::array();
+  for (const auto& s : d.reference_samples) reference_samples.push_back(array(s));
+  for (const auto& s : d.tiled_samples) tiled_samples.push_back(array(s));
+  return {{"view", "cost"},
+          {"dk", d.dk},
+          {"status", status_name(d.status)},
+          {"progress", number(d.progress)},
+          {"activity", d.activity},
+          {"simd", d.simd},
+          {"peak_gflops", number(d.peak_gflops)},
+          {"bandwidth_gbs", number(d.bandwidth_gbs)},
+          {"balance", number(d.balance)},
+          {"memory_limit", std::int64_t(d.memory_limit)},
+          {"sizes", ints(d.sizes)},
+          {"flops", counts(d.flops)},
+          {"reference_ms", array(d.reference_ms)},
+          {"tiled_ms", array(d.tiled_ms)},
+          {"reference_gflops", array(d.reference_gflops)},
+          {"tiled_gflops", array(d.tiled_gflops)},
+          {"reference_samples", reference_samples},
+          {"tiled_samples", tiled_samples},
+          {"repetitions", ints(d.repetitions)},
+          {"fits", d.fits},
+          {"qk_intensity", array(d.qk_intensity)},
+          {"tiled_intensity", array(d.tiled_intensity)},
+          {"memory_n", ints(d.memory_n)},
+          {"score_bytes", counts(d.score_bytes)},
+          {"reference_bytes", counts(d.reference_bytes)},
+          {"tiled_bytes", counts(d.tiled_bytes)}};
+}
+
 }  // namespace
 
 std::string experiment_json(const ExperimentData& data) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <variant>
 
+#include "cost.h"
 #include "gradients.h"
 #include "heads.h"
 #include "pitfalls.h"
@@ -17,7 +18,8 @@
 
 namespace experiments {
 
-using ExperimentData = std::variant<ScalingData, GradientsData, PitfallsData, StabilityData, TilingData, HeadsData>;
+using ExperimentData =
+    std::variant<ScalingData, GradientsData, PitfallsData, StabilityData, TilingData, HeadsData, CostData>;
 
 std::string experiment_json(const ExperimentData& data);
 

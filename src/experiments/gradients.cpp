@@ -10,7 +10,7 @@ namespace experiments {
 
 namespace {
 
-constexpr int kN = 8, kDk = 16, kDv = 8;
+constexpr int kN = kGradientsN, kDk = 16, kDv = 8;
 
 struct Pass {
   attn::HeadTrace trace;

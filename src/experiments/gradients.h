@@ -10,6 +10,9 @@
 
 namespace experiments {
 
+// The problem's size: n queries and n keys (selected_query below n).
+inline constexpr int kGradientsN = 8;
+
 struct GradientsData {
   float scale_multiplier = 1;  // the scale is scale_multiplier / √d_k
   float scale = 1;

@@ -6,12 +6,6 @@
 
 namespace experiments {
 
-namespace {
-
-constexpr int kMaxHeads = 16, kMaxSize = 64;
-
-}  // namespace
-
 HeadsData heads(int heads, int kv_heads, int nq, int nk, int dk, int dv, std::uint32_t seed) {
   attn::Shape s;
   s.heads = heads;
@@ -21,9 +15,9 @@ HeadsData heads(int heads, int kv_heads, int nq, int nk, int dk, int dv, std::ui
   s.dk = dk;
   s.dv = dv;
   if (const std::string problem = attn::validate(s); !problem.empty()) throw std::invalid_argument(problem);
-  if (heads > kMaxHeads || nq > kMaxSize || nk > kMaxSize || dk > kMaxSize || dv > kMaxSize)
-    throw std::invalid_argument("at most " + std::to_string(kMaxHeads) + " heads and sizes of at most " +
-                                std::to_string(kMaxSize) + " fit the view");
+  if (heads > kHeadsMaxHeads || nq > kHeadsMaxSize || nk > kHeadsMaxSize || dk > kHeadsMaxSize || dv > kHeadsMaxSize)
+    throw std::invalid_argument("at most " + std::to_string(kHeadsMaxHeads) + " heads and sizes of at most " +
+                                std::to_string(kHeadsMaxSize) + " fit the view");
 
   const Problem p = random_problem(s, seed);
   attn::Options o;

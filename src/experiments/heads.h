@@ -30,8 +30,11 @@ struct HeadsData {
   std::vector<std::vector<int>> groups;  // per K/V head, the query heads that share it
 };
 
-// Needs a shape that attn::validate accepts, each size at most 64 (heads at most 16);
-// throws std::invalid_argument otherwise.
+// What fits the view: heads, and each size (n_q, n_k, d_k, d_v).
+inline constexpr int kHeadsMaxHeads = 16, kHeadsMaxSize = 64;
+
+// Needs a shape that attn::validate accepts, each size at most kHeadsMaxSize (heads at most
+// kHeadsMaxHeads); throws std::invalid_argument otherwise.
 HeadsData heads(int heads, int kv_heads, int nq, int nk, int dk, int dv, std::uint32_t seed);
 
 }  // namespace experiments

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "cost.h"
 #include "gradients.h"
 #include "heads.h"
 #include "pitfalls.h"
@@ -31,24 +32,22 @@ std::string parameters(const State& s) {
   if (s.view == "gradients") return "gradients&mult=" + exact(s.mult) + "&row=" + std::to_string(s.row) + seed;
   if (s.view == "pitfalls" || s.view == "stability") return s.view + seed;  // the pitfall shown is a view choice
   if (s.view == "tiling") return "tiling&n=" + std::to_string(s.nq) + "&tile=" + std::to_string(tile_of(s)) + seed;
+  if (s.view == "cost") return std::string("cost&run=") + (s.run ? "1" : "0");
   if (s.view == "heads")
     return "heads&h=" + std::to_string(s.heads) + "&kv=" + std::to_string(s.kv_heads) + "&nq=" + std::to_string(s.nq) +
            "&nk=" + std::to_string(s.nk) + "&dk=" + std::to_string(s.dk) + "&dv=" + std::to_string(s.dv) + seed;
   return "";
 }
 
-// The tiling view caps n below the experiment's own limit: its JSON holds a partial output
-// per tile, and at n = 256 with one key per tile that is millions of numbers.
-constexpr int kTilingViewMaxN = 64;
-
 experiments::ExperimentData compute(const State& s) {
   if (s.view == "scaling") return experiments::scaling(s.dk, s.seed);
   if (s.view == "gradients") return experiments::gradients(s.mult, s.seed, s.row);
   if (s.view == "pitfalls") return experiments::pitfalls(s.seed);
   if (s.view == "stability") return experiments::stability(s.seed);
+  if (s.view == "cost") return experiments::cost_plan();
   if (s.view == "tiling") {
-    if (s.nq > kTilingViewMaxN)
-      throw std::invalid_argument("the tiling view walks at most " + std::to_string(kTilingViewMaxN) + " queries (n=" +
+    if (s.nq > Limits::max_tiling_n)
+      throw std::invalid_argument("the tiling view walks at most " + std::to_string(Limits::max_tiling_n) + " queries (n=" +
                                   std::to_string(s.nq) + ")");
     return experiments::tiling(s.nq, tile_of(s), s.seed);
   }
@@ -63,15 +62,33 @@ void Experiment::update(const State& s) {
   key_ = key;
   view_ = s.view;
   data_.reset();
+  cost_.reset();
   error_.clear();
   json_.clear();
   ++version_;
   if (key.empty()) return;
+  if (s.view == "cost" && s.run) return restart();
   try {
     data_ = compute(s);
   } catch (const std::invalid_argument& e) {
     error_ = e.what();
   }
+}
+
+void Experiment::advance(double budget_ms) {
+  if (!running()) return;
+  cost_->advance(budget_ms);
+  data_ = cost_->data();
+  json_.clear();
+  ++version_;
+}
+
+void Experiment::restart() {
+  if (key_ != "cost&run=1") return;  // only while the state asks for a measurement
+  cost_ = std::make_unique<experiments::CostMeasurement>();
+  data_ = cost_->data();
+  json_.clear();
+  ++version_;
 }
 
 const std::string& Experiment::json() const {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -29,6 +30,13 @@ class Experiment {
   // the experiment views.
   const std::string& json() const;
 
+  // view=cost's measurement, made while the state's run is on: whether it has work left, a
+  // slice of it (whole chunks within about `budget_ms`, made by the app between frames), and
+  // a new measurement from the start.
+  bool running() const { return cost_ && !cost_->finished(); }
+  void advance(double budget_ms);
+  void restart();
+
  private:
   std::string key_;  // the parameters the data was computed from
   std::string view_;
@@ -36,6 +44,7 @@ class Experiment {
   std::string error_;
   std::uint64_t version_ = 0;
   mutable std::string json_;  // filled on the first request after a change
+  std::unique_ptr<experiments::CostMeasurement> cost_;
 };
 
 }  // namespace lab

@@ -1,5 +1,6 @@
 #include "lab.h"
 
+#include <cmath>
 #include <functional>
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,7 @@ State compute_key(State s) {
   s.view = s.theme = s.ui = s.pitfall = "";
   s.mult = 1;
   s.row = s.tile = s.heads = s.kv_heads = 0;
+  s.run = false;  // view=cost's measurement is the Experiment's
   s.preset.clear();
   s.train = {};  // view=train's runs are Training's
   s.play = false;
@@ -49,6 +51,12 @@ std::vector<float> seeded_values(std::uint32_t seed, std::uint32_t salt, std::si
   return values;
 }
 
+std::vector<float> seeded_weights(std::uint32_t seed, std::uint32_t salt, int rows, int cols) {
+  std::vector<float> w = seeded_values(seed, salt, std::size_t(rows) * cols);
+  for (float& x : w) x = std::round(x / std::sqrt(float(rows)) * 100.0f) / 100.0f;
+  return w;
+}
+
 Lab::Lab(State state) : state_(std::move(state)) {
   normalize(state_);
   recompute();
@@ -66,6 +74,29 @@ void Lab::set_state(State state) {
   experiment_.update(state_);
   // Built on first use: the other views never pay for a model.
   if (state_.view == "train") training_.update(state_);
+}
+
+void Lab::practice_next() {
+  const practice::Live live{q(), k(), v(), head(), options_.scale, state_.query,
+                            [this](int i) { return query_label(i); }, [this](int j) { return key_label(j); },
+                            [this](int i, int j) { return mask_reason(i, j); }};
+  practice_.next(live);
+}
+
+practice::Verdict Lab::practice_answer(const std::string& value) {
+  const nlohmann::json answer = nlohmann::json::parse(value, nullptr, false);
+  if (answer.is_discarded()) {
+    practice::Verdict v;
+    v.error = "answer: not a number, a list of numbers or a text";
+    return v;
+  }
+  if (practice_.asked() == 0) practice_next();
+  return practice_.answer(answer);
+}
+
+std::string Lab::practice_question_json() {
+  if (practice_.asked() == 0 || practice_.answered()) practice_next();
+  return practice_.question_json();
 }
 
 std::string Lab::experiment_json() const {
@@ -115,12 +146,39 @@ attn::Options Lab::options_for(float scale) const {
 void Lab::recompute() {
   const State& s = state_;
   const int b = s.batches();
-  flat_q_ = s.q.empty() ? seeded_values(s.seed, 1, std::size_t(b) * s.nq * s.dk) : s.q;
-  if (s.kind == Kind::self) {
-    flat_k_ = flat_v_ = flat_q_;
+  if (s.projected()) {
+    // Q = X W_Q, K = X W_K, V = X W_V for every sequence, with one set of W for the batch.
+    flat_x_ = s.x.empty() ? seeded_values(s.seed, 1, std::size_t(b) * s.nq * s.dmodel) : s.x;
+    flat_wq_ = s.wq.empty() ? seeded_weights(s.seed, 4, s.dmodel, s.dk) : s.wq;
+    flat_wk_ = s.wk.empty() ? seeded_weights(s.seed, 5, s.dmodel, s.dk) : s.wk;
+    flat_wv_ = s.wv.empty() ? seeded_weights(s.seed, 6, s.dmodel, s.dv) : s.wv;
+    x_ = per_batch(flat_x_, b, s.nq, s.dmodel);
+    w_q_ = per_batch(flat_wq_, 1, s.dmodel, s.dk)[0];
+    w_k_ = per_batch(flat_wk_, 1, s.dmodel, s.dk)[0];
+    w_v_ = per_batch(flat_wv_, 1, s.dmodel, s.dv)[0];
+    auto project = [&](const attn::Matrix& w) {
+      std::vector<float> flat;
+      flat.reserve(std::size_t(b) * s.nq * w.cols());
+      for (const attn::Matrix& x : x_) {
+        const attn::Matrix product = x * w;
+        flat.insert(flat.end(), product.data(), product.data() + product.size());
+      }
+      return flat;
+    };
+    flat_q_ = project(w_q_);
+    flat_k_ = project(w_k_);
+    flat_v_ = project(w_v_);
   } else {
-    flat_k_ = s.k.empty() ? seeded_values(s.seed, 2, std::size_t(b) * s.nk * s.dk) : s.k;
-    flat_v_ = s.v.empty() ? seeded_values(s.seed, 3, std::size_t(b) * s.nk * s.dv) : s.v;
+    flat_x_.clear(), flat_wq_.clear(), flat_wk_.clear(), flat_wv_.clear();
+    x_.assign(std::size_t(b), attn::Matrix());
+    w_q_ = w_k_ = w_v_ = attn::Matrix();
+    flat_q_ = s.q.empty() ? seeded_values(s.seed, 1, std::size_t(b) * s.nq * s.dk) : s.q;
+    if (s.kind == Kind::self) {
+      flat_k_ = flat_v_ = flat_q_;  // Q = K = V = X, the lesson's worked example
+    } else {
+      flat_k_ = s.k.empty() ? seeded_values(s.seed, 2, std::size_t(b) * s.nk * s.dk) : s.k;
+      flat_v_ = s.v.empty() ? seeded_values(s.seed, 3, std::size_t(b) * s.nk * s.dv) : s.v;
+    }
   }
   q_ = per_batch(flat_q_, b, s.nq, s.dk);
   k_ = per_batch(flat_k_, b, s.nk, s.dk);
@@ -128,6 +186,7 @@ void Lab::recompute() {
   options_ = options_for(scale_of(s.scale));
   trace_ = attn::reference_forward(inputs(), options_);
   ++computations_;
+  scaled_weights_.clear();  // stale now: freed here rather than at compare's next visit
 }
 
 std::string Lab::mask_reason(int i, int j) const {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "experiment.h"
+#include "practice.h"
 #include "reference.h"
 #include "state.h"
 #include "training.h"
@@ -50,6 +51,10 @@ class Lab {
 
   // The current experiment view's data, computed once per change of its parameters.
   const Experiment& experiment() const { return experiment_; }
+  // view=cost's measurement: the app's slice between frames while experiment().running(),
+  // and the view's "Measure again".
+  void measure(double budget_ms) { experiment_.advance(budget_ms); }
+  void measure_again() { experiment_.restart(); }
 
   // view=train's runs. They advance only through the calls below, made by the app between
   // frames (the views ask for a step or a reset through ui::Ui).
@@ -63,6 +68,16 @@ class Lab {
   bool training_running() const {
     return state_.view == "train" && state_.play && training_.run() && !training_.finished();
   }
+  // Practice mode's questions (src/practice): the current one, a new one about what is on
+  // screen now, and the answer to the current one (`value` as JSON text; a verdict with an
+  // error when it cannot be read).
+  const practice::Session& practice() const { return practice_; }
+  void practice_next();
+  practice::Verdict practice_answer(const std::string& value);
+  // attentionLab.practice(): the question awaiting an answer (a new one once the last is
+  // answered, the first on the first call).
+  std::string practice_question_json();
+
   // attentionLab.experiment(): the experiment's JSON, or the runs' in view=train.
   std::string experiment_json() const;
 
@@ -74,6 +89,17 @@ class Lab {
   const std::vector<float>& flat_q() const { return flat_q_; }
   const std::vector<float>& flat_k() const { return flat_k_; }
   const std::vector<float>& flat_v() const { return flat_v_; }
+  // Self-attention's projections (state().projected()): X of the shown sequence (nq × d_model),
+  // W_Q, W_K (d_model × d_k) and W_V (d_model × d_v); flat as the inputs panel edits them.
+  // Empty matrices without projections.
+  const attn::Matrix& x() const { return x_[state_.batch]; }
+  const attn::Matrix& w_q() const { return w_q_; }
+  const attn::Matrix& w_k() const { return w_k_; }
+  const attn::Matrix& w_v() const { return w_v_; }
+  const std::vector<float>& flat_x() const { return flat_x_; }
+  const std::vector<float>& flat_wq() const { return flat_wq_; }
+  const std::vector<float>& flat_wk() const { return flat_wk_; }
+  const std::vector<float>& flat_wv() const { return flat_wv_; }
 
  private:
   void recompute();
@@ -85,11 +111,15 @@ class Lab {
   bool changed_ = true;
   std::vector<float> flat_q_, flat_k_, flat_v_;
   std::vector<attn::Matrix> q_, k_, v_;
+  std::vector<float> flat_x_, flat_wq_, flat_wk_, flat_wv_;
+  std::vector<attn::Matrix> x_;
+  attn::Matrix w_q_, w_k_, w_v_;
   attn::Options options_;
   attn::Trace trace_;
   std::uint64_t computations_ = 0;
   Experiment experiment_;
   Training training_;
+  practice::Session practice_;
   struct ScaledWeights {
     std::uint64_t version;
     float scale;
@@ -101,5 +131,9 @@ class Lab {
 // The values a seed draws for a matrix: multiples of 0.1 in [-1.5, 1.5], so every product in
 // the walkthrough is easy to check by hand. `salt` tells Q, K and V apart.
 std::vector<float> seeded_values(std::uint32_t seed, std::uint32_t salt, std::size_t count);
+// A projection W (rows × cols, rows = d_model) drawn from a seed: seeded_values scaled by
+// 1/√d_model, as layers are initialised, so Q = X W keeps X's spread whatever d_model; rounded
+// to 0.01 so every weight reads exactly as the interface prints it.
+std::vector<float> seeded_weights(std::uint32_t seed, std::uint32_t salt, int rows, int cols);
 
 }  // namespace lab

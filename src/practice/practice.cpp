@@ -158,6 +158,7 @@ Question masked_weight(const Live& live, std::uint32_t seed) {
         q.explanation = "The mask adds −∞ to the score, e^(−∞) = 0, so the weight is exactly " +
                         num(h.weights(i, j)) + "; the row's other keys share all of the weight (their sum is " +
                         num(h.weights.row(i).sum()) + ").";
+        q.about_screen = true;
         return q;
       }
   // Nothing blocked on screen: the lesson's causal mask on three seeded positions.
@@ -354,6 +355,7 @@ Question make(Kind kind, const Live& live, std::uint32_t seed, int number) {
   }
   // A live question the screen cannot pose (a fully blocked row) becomes one about the mask.
   if (q.text.empty()) q = masked_weight(live, seed), kind = Kind::masked_weight;
+  if (kind == Kind::largest_weight || kind == Kind::weight || kind == Kind::output_row) q.about_screen = true;
   q.kind = kind;
   q.id = std::string(kind_name(kind)) + "-" + std::to_string(number);
   return q;

@@ -53,6 +53,7 @@ struct Question {
   double tolerance = 0;  // per number, absolute
   std::string expected_text;
   std::string explanation;
+  bool about_screen = false;  // about the configuration on screen: the walkthrough shows its answer
 };
 
 // A question of `kind` about `live` (or a configuration drawn from `seed`).

@@ -7,10 +7,12 @@ namespace lab {
 namespace {
 
 Preset causal_3x2() {
-  // The lesson's worked causal example: Q = K = V = [[1,0],[2,0],[3,0]].
+  // The lesson's worked causal example: Q = K = V = [[1,0],[2,0],[3,0]], the input itself
+  // with no projections.
   State s;
   s.preset = "causal-3x2";
   s.kind = Kind::self;
+  s.project = false;
   s.nq = s.nk = 3;
   s.dk = s.dv = 2;
   s.q = {1, 0, 2, 0, 3, 0};
@@ -44,6 +46,7 @@ Preset random_sentence() {
   s.kind = Kind::self;
   s.nq = s.nk = 6;
   s.dk = s.dv = 8;
+  s.dmodel = 8;
   s.seed = 7;
   const std::vector<std::string> tokens{"the", "cat", "sat", "on", "the", "mat"};
   return {"random", "A sentence, random", s, tokens, tokens};

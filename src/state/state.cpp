@@ -8,19 +8,24 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <tuple>
+
+#include "gradients.h"  // the views' limits: experiments::kGradientsN, kHeadsMaxSize
+#include "heads.h"
 
 namespace lab {
 
 // [SECTION] names and comparison --------------------------------------------------------
 
 namespace {
-constexpr const char* kStepNames[kStepCount] = {"scores", "scale", "mask", "softmax", "output"};
+constexpr const char* kStepNames[kStepCount] = {"input", "scores", "scale", "mask", "softmax", "output"};
 
 auto tie(const State& s) {
   return std::tie(s.preset, s.step, s.query, s.batch, s.view, s.kind, s.nq, s.nk, s.dk, s.dv,
-                  s.seed, s.scale, s.custom_scale, s.causal, s.pad, s.blocked, s.q, s.k, s.v,
-                  s.theme, s.ui, s.mult, s.row, s.pitfall, s.tile, s.heads, s.kv_heads, s.train, s.play,
+                  s.seed, s.scale, s.custom_scale, s.causal, s.pad, s.blocked, s.q, s.k, s.v, s.project,
+                  s.dmodel, s.x, s.wq, s.wk, s.wv,
+                  s.theme, s.ui, s.mode, s.mult, s.row, s.pitfall, s.tile, s.heads, s.kv_heads, s.run, s.train, s.play,
                   s.steps_per_frame, s.vs);
 }
 }  // namespace
@@ -45,7 +50,18 @@ void normalize(State& s) {
     s.k.clear();
     s.v.clear();
   }
+  const std::uint64_t scores_per_sequence = std::uint64_t(s.nq) * s.nk;
+  if (s.pad.size() * scores_per_sequence > Limits::max_batch_scores)
+    s.pad.resize(std::max<std::size_t>(1, Limits::max_batch_scores / scores_per_sequence));
   const std::size_t b = std::size_t(s.batches());
+  s.dmodel = std::clamp(s.dmodel, 1, Limits::max_d);
+  // With projections Q comes from X; without, X and the W are not used.
+  if (s.projected()) s.q.clear();
+  else s.x.clear(), s.wq.clear(), s.wk.clear(), s.wv.clear();
+  if (s.x.size() != b * s.nq * s.dmodel) s.x.clear();
+  if (s.wq.size() != std::size_t(s.dmodel) * s.dk) s.wq.clear();
+  if (s.wk.size() != std::size_t(s.dmodel) * s.dk) s.wk.clear();
+  if (s.wv.size() != std::size_t(s.dmodel) * s.dv) s.wv.clear();
   if (s.q.size() != b * s.nq * s.dk) s.q.clear();
   if (s.k.size() != b * s.nk * s.dk) s.k.clear();
   if (s.v.size() != b * s.nk * s.dv) s.v.clear();
@@ -62,7 +78,7 @@ void normalize(State& s) {
   s.custom_scale = std::isfinite(s.custom_scale)
                        ? std::clamp(s.custom_scale, -Limits::max_custom_scale, Limits::max_custom_scale)
                        : 1.0f;
-  for (std::vector<float>* m : {&s.q, &s.k, &s.v})
+  for (std::vector<float>* m : {&s.q, &s.k, &s.v, &s.x, &s.wq, &s.wk, &s.wv})
     for (float& x : *m) x = std::isfinite(x) ? std::clamp(x, -Limits::max_value, Limits::max_value) : 0.0f;
   s.query = std::clamp(s.query, 0, s.nq - 1);
   s.batch = std::clamp(s.batch, 0, s.batches() - 1);
@@ -174,8 +190,21 @@ constexpr const char* kCausalNames[] = {"0", "1", "br"};
 constexpr const char* kScaleNames[] = {"sqrt", "none", "dk"};  // custom: a number
 constexpr const char* kThemes[] = {"light", "dark", "auto"};  // auto: the reader's system setting
 constexpr const char* kUis[] = {"full", "compact"};
+constexpr const char* kModes[] = {"explore", "practice"};
 
 const std::size_t kMaxMatrix = std::size_t(Limits::max_batch) * Limits::max_n * Limits::max_d;
+
+// The typed matrices of a link, by key.
+constexpr const char* kMatrixKeys[] = {"q", "k", "v", "x", "wq", "wk", "wv"};
+bool is_matrix_key(std::string_view key) {
+  return std::any_of(std::begin(kMatrixKeys), std::end(kMatrixKeys), [&](const char* k) { return key == k; });
+}
+std::vector<float>& matrix(State& s, std::string_view key) {
+  std::vector<float>* all[] = {&s.q, &s.k, &s.v, &s.x, &s.wq, &s.wk, &s.wv};
+  for (std::size_t i = 0; i < std::size(kMatrixKeys); ++i)
+    if (key == kMatrixKeys[i]) return *all[i];
+  return s.q;
+}
 
 bool parse_view(std::string_view text) {
   return std::any_of(std::begin(kViews), std::end(kViews), [&](const ViewName& v) { return text == v.name; });
@@ -215,7 +244,7 @@ using V = const std::string&;
 const TrainKey kTrainKeys[] = {
     {"layers", false, [](const C& c) { return std::to_string(c.layers); }, [](C& c, V v) { return set_whole(c.layers, v); }},
     {"heads", true, [](const C& c) { return std::to_string(c.heads); }, [](C& c, V v) { return set_whole(c.heads, v); }},
-    {"dmodel", false, [](const C& c) { return std::to_string(c.d_model); }, [](C& c, V v) { return set_whole(c.d_model, v); }},
+    {"dmodel", true, [](const C& c) { return std::to_string(c.d_model); }, [](C& c, V v) { return set_whole(c.d_model, v); }},
     {"dk", true, [](const C& c) { return std::to_string(c.d_k); }, [](C& c, V v) { return set_whole(c.d_k, v); }},
     {"seq", false, [](const C& c) { return std::to_string(c.seq); }, [](C& c, V v) { return set_whole(c.seq, v); }},
     {"vocab", false, [](const C& c) { return std::to_string(c.vocab); }, [](C& c, V v) { return set_whole(c.vocab, v); }},
@@ -275,34 +304,49 @@ namespace {
 
 // [SECTION] parse_fragment ---------------------------------------------------------------
 
-// Applies one key; returns an empty string or the note that says why it was ignored.
-std::string apply(State& s, const std::string& key, const std::string& value) {
+// Applies one key; returns an empty string or the note that says why it was ignored. A number
+// outside its key's range is not ignored: the nearest end of the range is used and
+// `out_of_range` set, so the view keeps its controls and the caller says what was changed.
+std::string apply(State& s, const std::string& key, const std::string& value, bool& out_of_range) {
   auto bad = [&](const char* expected) {
     return "ignored " + key + "=" + value + ": expected " + expected;
   };
   long n = 0;
+  auto whole = [&](long lo, long hi) {
+    if (!parse_int(value, -0x7fffffffL, 0x7fffffffL, n)) return false;
+    out_of_range = n < lo || n > hi;
+    n = std::clamp(n, lo, hi);
+    return true;
+  };
   if (key == "step") {
     if (!parse_name(value, kStepNames, s.step))
-      return bad("scores, scale, mask, softmax or output");
+      return bad("input, scores, scale, mask, softmax or output");
   } else if (key == "query" || key == "batch") {
-    if (!parse_int(value, 0, Limits::max_n - 1, n)) return bad("a row index");
+    if (!whole(0, Limits::max_n - 1)) return bad("a row index");
     (key == "query" ? s.query : s.batch) = int(n);
   } else if (key == "n" || key == "nq" || key == "nk") {
-    if (!parse_int(value, 1, Limits::max_n, n)) return bad("a size from 1 to 2048");
+    if (!whole(1, Limits::max_n)) return bad("a size from 1 to 2048");
     if (key != "nk") s.nq = int(n);
     if (key != "nq") s.nk = int(n);
   } else if (key == "dk") {
-    if (!parse_int(value, 1, Limits::max_scaling_dk, n)) return bad("a dimension from 1 to 512 (256 outside view=scaling)");
+    if (!whole(1, Limits::max_scaling_dk)) return bad("a dimension from 1 to 512 (256 outside view=scaling)");
     s.dk = int(n);
+  } else if (key == "dmodel") {
+    if (!whole(1, Limits::max_d)) return bad("a dimension from 1 to 256");
+    s.dmodel = int(n);
+  } else if (key == "proj") {
+    if (value != "0" && value != "1") return bad("0 or 1");
+    s.project = value == "1";
   } else if (key == "dv") {
-    if (!parse_int(value, 1, Limits::max_d, n)) return bad("a dimension from 1 to 256");
+    if (!whole(1, Limits::max_d)) return bad("a dimension from 1 to 256");
     s.dv = int(n);
   } else if (key == "mult") {
     float mult = 0;
-    if (!parse_float(value, mult) || !(mult > 0) || mult > 1024) return bad("a scale multiplier above 0, at most 1024");
-    s.mult = mult;
+    if (!parse_float(value, mult) || !(mult > 0)) return bad("a scale multiplier above 0, at most 1024");
+    out_of_range = mult > Limits::max_mult;
+    s.mult = std::min(mult, Limits::max_mult);
   } else if (key == "row") {
-    if (!parse_int(value, 0, Limits::max_n - 1, n)) return bad("a row index");
+    if (!whole(0, Limits::max_n - 1)) return bad("a row index");
     s.row = int(n);
   } else if (key == "pitfall") {
     std::size_t which = 0;
@@ -310,10 +354,10 @@ std::string apply(State& s, const std::string& key, const std::string& value) {
       return bad("no_scaling, divide_by_dk, fill_minus_one, fill_zero, no_causal_mask or fully_masked_row");
     s.pitfall = value;
   } else if (key == "tile") {
-    if (!parse_int(value, 1, Limits::max_tile, n)) return bad("keys per tile, from 1 to 64");
+    if (!whole(1, Limits::max_tile)) return bad("keys per tile, from 1 to 64");
     s.tile = int(n);
   } else if (key == "heads" || key == "kvheads") {
-    if (!parse_int(value, 1, Limits::max_heads, n)) return bad("a number of heads from 1 to 16");
+    if (!whole(1, Limits::max_heads)) return bad("a number of heads from 1 to 16");
     (key == "heads" ? s.heads : s.kv_heads) = int(n);
   } else if (key == "seed") {
     if (!parse_int(value, 0, 0x7fffffffL, n)) return bad("a whole number");
@@ -332,8 +376,11 @@ std::string apply(State& s, const std::string& key, const std::string& value) {
   } else if (key == "play") {
     if (value != "0" && value != "1") return bad("0 or 1");
     s.play = value == "1";
+  } else if (key == "run") {
+    if (value != "0" && value != "1") return bad("0 or 1");
+    s.run = value == "1";
   } else if (key == "spf") {
-    if (!parse_int(value, 1, TrainLimits::max_steps_per_frame, n)) return bad("steps per frame from 1 to 100");
+    if (!whole(1, TrainLimits::max_steps_per_frame)) return bad("steps per frame from 1 to 100");
     s.steps_per_frame = int(n);
   } else if (key == "view" || key == "theme" || key == "ui") {
     std::size_t which = 0;
@@ -342,6 +389,10 @@ std::string apply(State& s, const std::string& key, const std::string& value) {
                                      : parse_name(value, kUis, which);
     if (!ok) return bad(key == "view" ? view_names().c_str() : key == "theme" ? "light, dark or auto" : "full or compact");
     (key == "view" ? s.view : key == "theme" ? s.theme : s.ui) = value;
+  } else if (key == "mode") {
+    std::size_t which = 0;
+    if (!parse_name(value, kModes, which)) return bad("explore or practice");
+    s.mode = value;
   } else if (key == "pad") {
     auto length = [](std::string_view t, int& out) {
       long v = 0;
@@ -363,8 +414,8 @@ std::string apply(State& s, const std::string& key, const std::string& value) {
     };
     if (!parse_list(value, std::size_t(Limits::max_n) * 4, s.blocked, cell))
       return bad("query:key cells separated by commas");
-  } else if (key == "q" || key == "k" || key == "v") {
-    std::vector<float>& m = key == "q" ? s.q : key == "k" ? s.k : s.v;
+  } else if (is_matrix_key(key)) {
+    std::vector<float>& m = matrix(s, key);
     const auto entry = [](std::string_view t, float& out) {
       return parse_float(t, out) && std::fabs(out) <= Limits::max_value;
     };
@@ -373,6 +424,77 @@ std::string apply(State& s, const std::string& key, const std::string& value) {
     return "ignored unknown key \"" + key + "\"";
   }
   return "";
+}
+
+// A value of a link that the state could not hold as given, and what the note says of it; the
+// value used instead is the final state's (`used`, or the key's value in its complete link).
+struct Changed {
+  std::string key, given, why, used;
+};
+
+std::string used_value(const State& s, const std::string& key) {
+  const std::string wanted = (key == "n" ? "nq" : key) + "=";
+  const std::string link = to_fragment(s, true);  // split() returns views into it
+  for (std::string_view item : split(link, '&'))
+    if (item.substr(0, wanted.size()) == wanted) return std::string(item.substr(wanted.size()));
+  return "";
+}
+
+// An experiment view's parameters that are each in range but not together: the nearest valid
+// combination, each change recorded. `given(key)`: whether the link set the key.
+template <class Given>
+void fit_view(State& s, const Given& given, std::vector<Changed>& changed) {
+  if (s.view == "tiling") {
+    if (s.nq > Limits::max_tiling_n) {
+      changed.push_back({given("nq") ? "nq" : "n", std::to_string(s.nq), "is more than the tiling view walks", ""});
+      s.nq = Limits::max_tiling_n;
+      if (s.kind == Kind::self) s.nk = s.nq;
+    }
+    // A tile longer than the sequence is the whole sequence; only a link's own tile is noted.
+    if (given("tile") && s.tile > s.nq) {
+      changed.push_back({"tile", std::to_string(s.tile), "is more than n=" + std::to_string(s.nq), ""});
+      s.tile = s.nq;
+    }
+  } else if (s.view == "gradients" && s.row >= experiments::kGradientsN) {
+    changed.push_back({"row", std::to_string(s.row), "is past the view's last query", ""});
+    s.row = experiments::kGradientsN - 1;
+  } else if (s.view == "heads") {
+    // Sizes the view shows (self-attention ties n_k and d_v to n_q and d_k).
+    const bool cross = s.kind == Kind::cross;
+    for (auto [key, size] : {std::pair{given("nq") ? "nq" : "n", &s.nq}, {"nk", cross ? &s.nk : nullptr},
+                             {"dk", &s.dk}, {"dv", cross ? &s.dv : nullptr}})
+      if (size && *size > experiments::kHeadsMaxSize) {
+        changed.push_back({key, std::to_string(*size), "is more than the heads view shows", ""});
+        *size = experiments::kHeadsMaxSize;
+      }
+    // Each K/V head serves heads / kv_heads query heads, so kv_heads must divide heads: the
+    // nearest count that does, from below.
+    int kv = std::min(s.kv_heads, s.heads);
+    while (s.heads % kv != 0) --kv;
+    if (kv != s.kv_heads) {
+      changed.push_back({"kvheads", std::to_string(s.kv_heads), "does not divide heads=" + std::to_string(s.heads), ""});
+      s.kv_heads = kv;
+    }
+  }
+}
+
+// The model setting at the valid whole number nearest to `value`, when `value` is a whole
+// number the key reads but the model it makes is invalid. validate() alone states the limits:
+// with the other settings fixed it accepts an interval, whose edge between the current setting
+// (valid) and `value` is found by bisection.
+bool nearest_valid(const train::Config& c, const TrainKey& key, const std::string& value, train::Config& out) {
+  train::Config probe = c;
+  long from = 0, to = 0;
+  // Only whole-number settings (which refuse 0.5): a real one's open bounds (lr > 0) have no
+  // nearest value.
+  if (!*key.set(probe, "0.5") || *key.set(probe, value) || !parse_int(key.text(c), -0x7fffffffL, 0x7fffffffL, from) ||
+      !parse_int(value, -0x7fffffffL, 0x7fffffffL, to))
+    return false;
+  while (to - from > 1 || from - to > 1) {
+    const long mid = from + (to - from) / 2;
+    (set_train(c, key, std::to_string(mid), probe).empty() ? from : to) = mid;
+  }
+  return set_train(c, key, std::to_string(from), out).empty();
 }
 
 }  // namespace
@@ -397,6 +519,7 @@ ParseResult parse_fragment(std::string_view fragment, const State& base) {
       result.state = p->state;
       result.state.theme = base.theme;  // a preset is content; the theme stays the reader's
       result.state.ui = base.ui;
+      result.state.mode = base.mode;
     } else {
       result.notes.push_back("ignored preset=" + value + ": no such preset");
     }
@@ -414,6 +537,8 @@ ParseResult parse_fragment(std::string_view fragment, const State& base) {
   State preset_base = result.state;
   std::vector<std::pair<const TrainKey*, const std::string*>> model_keys;
   const std::string* vs = nullptr;
+  std::vector<Changed> changed;
+  std::vector<std::string> applied;  // the keys whose values were used
   for (const auto& [key, value] : pairs) {
     if (key == "preset" || key == "task") continue;
     const TrainKey* train_key = find_train_key(key);
@@ -426,10 +551,14 @@ ParseResult parse_fragment(std::string_view fragment, const State& base) {
       continue;
     }
     const State before = result.state;
-    const std::string note = apply(result.state, key, value);
+    bool out_of_range = false;
+    const std::string note = apply(result.state, key, value, out_of_range);
     if (!note.empty()) {
       result.state = before;
       result.notes.push_back(note);
+    } else {
+      applied.push_back(key);
+      if (out_of_range) changed.push_back({key, value, "is out of range", ""});
     }
   }
   // One model setting may need another (sort's vocab ≥ seq): each applies once the model it
@@ -449,8 +578,13 @@ ParseResult parse_fragment(std::string_view fragment, const State& base) {
   }
   for (const auto& [key, value] : model_keys) {
     train::Config c;
-    result.notes.push_back("ignored " + std::string(key->key) + "=" + *value + ": " +
-                           set_train(result.state.train, *key, *value, c));
+    const std::string problem = set_train(result.state.train, *key, *value, c);
+    if (nearest_valid(result.state.train, *key, *value, c)) {
+      result.state.train = c;
+      changed.push_back({key->key, *value, "is out of range (" + problem + ")", key->text(c)});
+    } else {
+      result.notes.push_back("ignored " + std::string(key->key) + "=" + *value + ": " + problem);
+    }
   }
   // The compared setting applies to the final model.
   if (vs) {
@@ -461,22 +595,44 @@ ParseResult parse_fragment(std::string_view fragment, const State& base) {
     if (problem.empty()) result.state.vs = *vs;
     else result.notes.push_back("ignored vs=" + *vs + ": " + problem);
   }
+  // Links from before the projections type Q = K = V as q in self-attention: a typed q
+  // without a proj key still means that.
+  const auto has = [&](const char* key) {
+    return std::any_of(pairs.begin(), pairs.end(), [&](const auto& p) { return p.first == key; });
+  };
+  if (has("q") && !has("proj") && result.state.kind == Kind::self) result.state.project = false;
+  fit_view(result.state, [&](const char* key) { return std::count(applied.begin(), applied.end(), key) > 0; },
+           changed);
   // A typed matrix must fit the final shape; otherwise the base's matrix stays.
-  for (const auto& pair : pairs) {
-    const std::string& key = pair.first;  // a plain name: lambdas cannot capture bindings
-    if (key != "q" && key != "k" && key != "v") continue;
-    auto matrix = [&](State& s) -> std::vector<float>& { return key == "q" ? s.q : key == "k" ? s.k : s.v; };
+  for (const auto& [key, value] : pairs) {
+    if (!is_matrix_key(key)) continue;
     State check = result.state;
     normalize(check);
-    if (matrix(check).size() != matrix(result.state).size()) {
-      matrix(result.state) = matrix(preset_base);
-      result.notes.push_back("ignored " + key + ": its size does not match the shape");
+    if (matrix(check, key).size() != matrix(result.state, key).size()) {
+      matrix(result.state, key) = matrix(preset_base, key);
+      const bool projection = key == "x" || key[0] == 'w';
+      const char* why = key == "q" && check.projected() ? "with proj=1, Q is X·W_Q (type x and wq, or set proj=0)"
+                        : projection && !check.projected() ? "X and W are used only in self-attention with proj=1"
+                                                           : "its size does not match the shape";
+      result.notes.push_back("ignored " + key + ": " + why);
     }
   }
   if (result.state.view != "scaling" && result.state.dk > Limits::max_d)
-    result.notes.push_back("dk=" + std::to_string(result.state.dk) + " is only for view=scaling: using " +
-                           std::to_string(Limits::max_d));
+    changed.push_back({"dk", std::to_string(result.state.dk), "is only for view=scaling", ""});
+  const std::size_t sequences = result.state.pad.size();
   normalize(result.state);
+  if (result.state.pad.size() < sequences)
+    result.notes.push_back("pad gives " + std::to_string(sequences) + " sequences of " + std::to_string(result.state.nq) +
+                           " × " + std::to_string(result.state.nk) + " scores, more than the walkthrough keeps (" +
+                           std::to_string(Limits::max_batch_scores) + " scores across the batch), so the first " +
+                           std::to_string(result.state.pad.size()) + " are used");
+  // One note per key, naming the value the link gave (not an intermediate one) and the value
+  // now used.
+  for (auto c = changed.begin(); c != changed.end(); ++c) {
+    if (std::any_of(changed.begin(), c, [&](const Changed& earlier) { return earlier.key == c->key; })) continue;
+    const std::string used = c->used.empty() ? used_value(result.state, c->key) : c->used;
+    result.notes.push_back(c->key + "=" + c->given + " " + c->why + ", so " + c->key + "=" + used + " is used");
+  }
   return result;
 }
 
@@ -503,6 +659,8 @@ std::string to_fragment(const State& s, bool complete) {
     if (all || s.nk != base.nk) put("nk", ints(s.nk));
   }
   if ((all || s.dk != base.dk) && !shared("dk")) put("dk", ints(s.dk));
+  if (all || s.project != base.project) put("proj", s.project ? "1" : "0");
+  if ((all || s.dmodel != base.dmodel) && !shared("dmodel")) put("dmodel", ints(s.dmodel));
   if (all || (s.dv != base.dv && s.kind == Kind::cross)) put("dv", ints(s.dv));
   if ((all || s.seed != base.seed) && !shared("seed")) put("seed", std::to_string(s.seed));
   if ((all || s.scale != base.scale || s.custom_scale != base.custom_scale) && !shared("scale"))
@@ -517,23 +675,33 @@ std::string to_fragment(const State& s, bool complete) {
   if (s.q != base.q) put("q", list_text(s.q, float_text));
   if (s.k != base.k) put("k", list_text(s.k, float_text));
   if (s.v != base.v) put("v", list_text(s.v, float_text));
+  if (s.x != base.x) put("x", list_text(s.x, float_text));
+  if (s.wq != base.wq) put("wq", list_text(s.wq, float_text));
+  if (s.wk != base.wk) put("wk", list_text(s.wk, float_text));
+  if (s.wv != base.wv) put("wv", list_text(s.wv, float_text));
   if (all || s.step != base.step) put("step", step_name(s.step));
   if (all || s.query != base.query) put("query", ints(s.query));
   if ((all || s.batch != base.batch) && !shared("batch")) put("batch", ints(s.batch));
   if (all || s.view != base.view) put("view", s.view);
   if (all || s.theme != base.theme) put("theme", s.theme);
   if (all || s.ui != base.ui) put("ui", s.ui);
+  if (all || s.mode != base.mode) put("mode", s.mode);
   if (all || s.mult != base.mult) put("mult", float_text(s.mult));
   if (all || s.row != base.row) put("row", ints(s.row));
   if (all || s.pitfall != base.pitfall) put("pitfall", s.pitfall);
   if (all || s.tile != base.tile) put("tile", ints(s.tile));
   if ((all || s.heads != base.heads) && !shared("heads")) put("heads", ints(s.heads));
   if (all || s.kv_heads != base.kv_heads) put("kvheads", ints(s.kv_heads));
-  if (train) {  // the model's settings that differ from its task's defaults
-    const train::Config defaults = train::defaults(s.train.task);
-    if (all || s.train.task != train::Task::reverse) put("task", train::task_name(s.train.task));
-    for (const TrainKey& key : kTrainKeys)
-      if (all || key.text(s.train) != key.text(defaults)) put(key.key, key.text(s.train));
+  if (all || s.run != base.run) put("run", s.run ? "1" : "0");
+  // The model's settings that differ from its task's defaults, in any view (a link may set them
+  // before switching to view=train); the keys it shares with the walkthrough (dk, heads, …)
+  // are the model's only in view=train.
+  const train::Config defaults = train::defaults(s.train.task);
+  if ((all && train) || s.train.task != train::Task::reverse) put("task", train::task_name(s.train.task));
+  for (const TrainKey& key : kTrainKeys)
+    if ((train || !key.shared) && ((all && train) || key.text(s.train) != key.text(defaults)))
+      put(key.key, key.text(s.train));
+  if (train) {
     const State plain;
     if (all || s.play != plain.play) put("play", s.play ? "1" : "0");
     if (all || s.steps_per_frame != plain.steps_per_frame) put("spf", ints(s.steps_per_frame));

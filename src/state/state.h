@@ -17,14 +17,16 @@
 
 namespace lab {
 
-// The five stages of softmax(QKᵀ/√d_k)V, in the order the walkthrough shows them.
-enum class Step { scores, scale, mask, softmax, output };
-inline constexpr int kStepCount = 5;
+// The walkthrough's steps: step 0 makes Q, K, V from the input (step=input in a link), then
+// the five stages of softmax(QKᵀ/√d_k)V, in the order the walkthrough shows them.
+enum class Step { input, scores, scale, mask, softmax, output };
+inline constexpr int kStepCount = 6;
 const char* step_name(Step step);
 
 enum class ScaleChoice { inv_sqrt_dk, none, inv_dk, custom };
 enum class CausalChoice { none, top_left, bottom_right };
-// Self-attention: K and V are Q itself (n_k = n_q, d_v = d_k). Cross: all four sizes free.
+// Self-attention: Q, K, V come from one input X (n_k = n_q, d_v = d_k). Cross: Q, K, V are
+// given directly and all four sizes are free.
 enum class Kind { self, cross };
 
 // Sizes the interface accepts: big enough to see the O(n²) score matrix, small enough for
@@ -33,9 +35,16 @@ struct Limits {
   static constexpr int max_n = 2048;
   static constexpr int max_d = 256;
   static constexpr int max_batch = 8;
+  // The walkthrough keeps every intermediate of every sequence (six n_q × n_k matrices each),
+  // so a padded batch holds at most this many scores: 8 sequences up to n = 1024, 2 at 2048.
+  static constexpr std::uint64_t max_batch_scores = std::uint64_t(1) << 23;
   static constexpr int max_scaling_dk = 512;  // view=scaling sweeps d_k further than the walkthrough
   static constexpr int max_heads = 16;
   static constexpr int max_tile = 64;
+  // view=tiling walks at most this many queries: its data holds a partial output per tile,
+  // and at n = 256 with one key per tile that is millions of numbers.
+  static constexpr int max_tiling_n = 64;
+  static constexpr float max_mult = 1024.0f;  // view=gradients' scale multiplier
   // Entries of Q, K, V and the custom scale: wide enough for every lesson, small enough that
   // no score overflows float32 (100·100·512·1000 ≈ 5e9), so nothing on screen turns into NaN.
   static constexpr float max_value = 100.0f;
@@ -47,7 +56,7 @@ struct State {
   Step step = Step::scores;
   int query = 0;             // the selected query row
   int batch = 0;             // which sequence of the batch is shown
-  // walkthrough | compare | an experiment (scaling, gradients, pitfalls, stability, tiling, heads)
+  // walkthrough | compare | an experiment (scaling, gradients, pitfalls, stability, tiling, heads, cost)
   std::string view = "walkthrough";
   Kind kind = Kind::self;
   int nq = 3, nk = 3, dk = 2, dv = 2;
@@ -58,14 +67,23 @@ struct State {
   std::vector<int> pad;                         // key lengths, one per sequence (a batch)
   std::vector<std::pair<int, int>> blocked;     // custom mask: (query, key) cells removed
   std::vector<float> q, k, v;                   // typed-in matrices; empty = drawn from seed
+  // Self-attention's input. With `project`, X (batch × n × d_model, the tokens' embeddings) and
+  // the projections W_Q, W_K (d_model × d_k) and W_V (d_model × d_v), one set for the batch,
+  // make Q = X W_Q, K = X W_K, V = X W_V. Without, Q = K = V = X is `q` (d_model = d_k): the
+  // lesson's worked example, which skips the projections. Typed-in; empty = drawn from seed.
+  bool project = true;
+  int dmodel = 4;
+  std::vector<float> x, wq, wk, wv;
   std::string theme = "light";                  // light | dark | auto (follows the system)
   std::string ui = "full";                      // full | compact
+  std::string mode = "explore";                 // explore | practice (questions beside the walkthrough)
   // The experiment views' parameters (each view reads its own; the walkthrough none).
   float mult = 1.0f;                  // gradients: the scale is mult / √d_k
   int row = 0;                        // gradients: the query row whose softmax Jacobian is shown
   std::string pitfall = "no_scaling";  // pitfalls: the mistake shown beside the right result
   int tile = 4;                       // tiling: keys per tile, at most n (queries and keys: n)
   int heads = 4, kv_heads = 2;        // heads: query heads and K/V heads (grouped-query when fewer)
+  bool run = false;                   // cost: measure (the measurement starts when this turns on)
   // view=train: the model and task, whether it trains, how many steps a frame runs, and the
   // compared run's one changed setting as "key:value" of the link (e.g. "scale:none"; "": none).
   train::Config train = train::defaults(train::Task::reverse);
@@ -74,6 +92,7 @@ struct State {
   std::string vs;
 
   int batches() const { return pad.empty() ? 1 : int(pad.size()); }
+  bool projected() const { return kind == Kind::self && project; }
   bool operator==(const State& o) const;
   bool operator!=(const State& o) const { return !(*this == o); }
 };
@@ -89,7 +108,7 @@ inline constexpr ViewName kViews[] = {{"walkthrough", "Walkthrough"}, {"compare"
                                       {"scaling", "Why √d_k"},        {"gradients", "Gradients"},
                                       {"pitfalls", "Pitfalls"},       {"stability", "Stability"},
                                       {"tiling", "Tiling"},           {"heads", "Heads"},
-                                      {"train", "Training lab"}};
+                                      {"cost", "Cost"},               {"train", "Training lab"}};
 inline constexpr const char* kPitfalls[] = {"no_scaling",     "divide_by_dk",   "fill_minus_one",
                                             "fill_zero",      "no_causal_mask", "fully_masked_row"};
 bool is_experiment_view(std::string_view view);
@@ -107,7 +126,8 @@ std::string compare_config(const State& s, train::Config& out);
 std::string train_setting(const train::Config& c, std::string_view key);
 
 // Makes a state self-consistent: self-attention ties n_k and d_v to Q, the query and batch
-// indices stay in range, typed matrices of the wrong size are dropped.
+// indices stay in range, typed matrices of the wrong size (or not used: Q with projections,
+// X and W without) are dropped.
 void normalize(State& s);
 
 // A named starting point (docs: presets are URLs). The preset list is data, kept here so
@@ -123,7 +143,10 @@ const Preset* find_preset(std::string_view name);
 
 struct ParseResult {
   State state;
-  std::vector<std::string> notes;  // one sentence per ignored key or value
+  // One sentence per ignored key or value, and per number out of range (or out of step with
+  // another, as kv_heads that does not divide heads): those are set to the nearest valid value
+  // and the sentence names the key, the value given and the value used.
+  std::vector<std::string> notes;
 };
 
 // Reads a fragment (with or without the leading '#') over `base`; a `preset` key anywhere

@@ -37,7 +37,7 @@ void cell_key(const lab::Lab& lab, lab::State& next, Ui& ui, Ui::Key key) {
   ui.cell_col = std::clamp(ui.cell_col, 0, cols - 1);
   // Screen readers hear the cell and how it was computed.
   ui.announcement = lab.query_label(ui.cell_row) + ", " +
-                    (stage == lab::Step::output ? "d" + std::to_string(ui.cell_col) : lab.key_label(ui.cell_col)) +
+                    (columns_are_keys(stage) ? lab.key_label(ui.cell_col) : "d" + std::to_string(ui.cell_col)) +
                     ": " + explain_cell(lab, stage, ui.cell_row, ui.cell_col);
 }
 
@@ -74,7 +74,7 @@ std::pair<int, int> table_window(const lab::Lab& lab, const Ui& ui) {
   const attn::Matrix& m = stage_values(lab, s.step);
   const int rows = int(m.rows()), cols = int(m.cols());
   const int r0 = std::clamp(s.query - kTableRowsAround, 0, std::max(0, rows - (2 * kTableRowsAround + 1)));
-  const int centre = ui.focus == Ui::Focus::cells ? ui.cell_col : s.step == lab::Step::output ? 0 : s.query;
+  const int centre = ui.focus == Ui::Focus::cells ? ui.cell_col : columns_are_keys(s.step) ? s.query : 0;
   const int c0 = std::clamp(centre - kTableCols / 2, 0, std::max(0, cols - kTableCols));
   return {r0, c0};
 }
@@ -90,9 +90,14 @@ StageTable stage_table(const lab::Lab& lab, const Ui& ui) {
   const attn::Matrix& m = stage_values(lab, s.step);
   const auto [r0, c0] = table_window(lab, ui);
   const int r1 = std::min(int(m.rows()), r0 + 2 * kTableRowsAround + 1), c1 = std::min(int(m.cols()), c0 + kTableCols);
-  auto col_label = [&](int c) { return s.step == lab::Step::output ? "d" + std::to_string(c) : lab.key_label(c); };
+  auto col_label = [&](int c) { return columns_are_keys(s.step) ? lab.key_label(c) : "d" + std::to_string(c); };
   StageTable t;
-  t.caption = "Step " + std::to_string(int(s.step) + 1) + " of " + std::to_string(lab::kStepCount) + ", " +
+  if (int(s.step) >= first_hidden_step(lab)) {  // practice: the numbers are the question's answer
+    t.caption = "Step " + std::to_string(int(s.step)) + ", " + stage_title(s.step) + ": " + kHiddenUntilAnswered;
+    return t;
+  }
+  // Steps are numbered from 0 (the input) to 5, as on screen.
+  t.caption = "Step " + std::to_string(int(s.step)) + " of " + std::to_string(lab::kStepCount - 1) + ", " +
               stage_title(s.step) + ": " + std::to_string(m.rows()) + " × " + std::to_string(m.cols()) +
               "; selected query row " + lab.query_label(s.query) + ".";
   if (r1 - r0 < m.rows() || c1 - c0 < m.cols())
@@ -114,7 +119,8 @@ bool stage_table_changed(const lab::Lab& lab, Ui& ui) {
   const lab::State& s = lab.state();
   // The numbers (version), the stage, the selected row and the window: all the table shows.
   const std::uint64_t c0 = std::uint64_t(table_window(lab, ui).second);
-  const std::uint64_t key = (lab.version() << 40) ^ (c0 << 28) ^ (std::uint64_t(s.step) << 24) ^ std::uint64_t(s.query);
+  const std::uint64_t key = (lab.version() << 40) ^ (c0 << 28) ^ (std::uint64_t(s.step) << 24) ^ std::uint64_t(s.query) ^
+                            (std::uint64_t(first_hidden_step(lab)) << 21);
   if (key == ui.described) return false;
   ui.described = key;
   return true;

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <string>
 
@@ -40,7 +41,29 @@ std::string vec(const attn::Matrix& m, int r) {
   return text + (shown < m.cols() ? ", …]" : "]");
 }
 
-void scores_step(const lab::Lab& lab, int i) {
+void input_step(const lab::Lab& lab, int i) {
+  const lab::State& s = lab.state();
+  if (s.projected()) {
+    muted("Token " + lab.query_label(i) + "'s embedding x_i is multiplied by each learned matrix: "
+          "q_i = x_i W_Q, k_i = x_i W_K, v_i = x_i W_V. Each entry is a dot product of x_i with a column of W.");
+    line("x" + std::to_string(i) + " = " + vec(lab.x(), i));
+  } else if (s.kind == lab::Kind::self) {
+    muted("No projections (the lesson's worked example): q_i = k_i = v_i = x_i, so q_i·k_i = |x_i|² is often "
+          "the row's largest score and each token leans on itself. With W_Q ≠ W_K it need not.");
+  } else {
+    muted("Cross-attention: Q from one sequence, K and V from another, given directly.");
+  }
+  // Each row, and its first entry worked out (the heatmaps' tooltips do any other).
+  for (int which = 0; which < 3; ++which) {
+    const Projection p = projection(lab, which);
+    if (p.result->rows() <= i) continue;  // cross-attention: fewer keys than queries
+    ImGui::Spacing();
+    line(std::string(1, char(std::tolower(p.name[0]))) + std::to_string(i) + " = " + vec(*p.result, i));
+    if (p.w) line(explain_projection(lab, which, i, 0));
+  }
+}
+
+void scores_step(const lab::Lab& lab, int i, lab::State& next, Ui& ui) {
   muted("Each score is the dot product of the query row q_i with a key row k_j: how well they align.");
   line("q" + std::to_string(i) + " = " + vec(lab.q(), i));
   ImGui::Spacing();
@@ -48,6 +71,11 @@ void scores_step(const lab::Lab& lab, int i) {
     line("S[" + std::to_string(i) + "," + std::to_string(j) + "] = " + dot_terms(lab, i, j) + " = " +
          num(lab.head().raw(i, j)));
   });
+  ImGui::Spacing();
+  muted("As geometry, q·k = |q| |k| cos θ: a key pointing the way q points scores high (similar, θ near 0°), "
+        "one at a right angle scores 0 (unrelated), one pointing away scores below 0 (opposed).");
+  if (lab.state().dk == 2) geometry(lab, next, ui);  // the plane itself, and its arrows to drag
+  for_keys(lab, [&](int j) { line("k" + std::to_string(j) + ": " + explain_angle(lab, i, j)); });
 }
 
 void scale_step(const lab::Lab& lab, int i) {
@@ -84,6 +112,17 @@ void mask_step(const lab::Lab& lab, int i) {
   const auto row = lab.head().masked.row(i);
   for (int j = 0; j < row.size(); ++j) kept += !std::isinf(row(j));
   line(std::to_string(kept) + " of " + std::to_string(lab.state().nk) + " keys remain");
+  const lab::State& s = lab.state();
+  if (!s.pad.empty()) {
+    // The kernel masks keys only (PyTorch's key_padding_mask does the same).
+    ImGui::Spacing();
+    const int length = s.pad[s.batch];
+    muted(i >= length ? "Query " + std::to_string(i) + " is itself padding (this sequence has " + std::to_string(length) +
+                            " real tokens), yet its row still attends to the real keys: padding masks keys, not "
+                            "queries, as PyTorch's key_padding_mask does. Its output row is simply ignored later."
+                      : "Padding masks keys, not queries: the padded query rows of this sequence still attend to "
+                        "the real keys, as with PyTorch's key_padding_mask; their outputs are ignored later.");
+  }
 }
 
 void softmax_step(const lab::Lab& lab, int i) {
@@ -115,10 +154,10 @@ void output_step(const lab::Lab& lab, int i) {
 
 }  // namespace
 
-void arithmetic(const lab::Lab& lab, lab::State& next) {
+void arithmetic(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const lab::State& s = lab.state();
   ImGui::PushFont(fonts().heading);
-  ImGui::Text("Step %d: %s", int(s.step) + 1, stage_title(s.step));
+  ImGui::Text("Step %d: %s", int(s.step), stage_title(s.step));
   ImGui::PopFont();
   // The selected query, changeable here as well as with ↑/↓ and clicks on a heatmap.
   ImGui::AlignTextToFramePadding();
@@ -137,9 +176,14 @@ void arithmetic(const lab::Lab& lab, lab::State& next) {
   ImGui::SameLine();
   ImGui::TextColored(palette().muted_text, "↑/↓ query   ←/→ step");
   ImGui::Separator();
+  if (int(s.step) >= first_hidden_step(lab)) {
+    muted(kHiddenUntilAnswered);
+    return;
+  }
   ImGui::PushFont(fonts().mono);
   switch (s.step) {
-    case lab::Step::scores: scores_step(lab, s.query); break;
+    case lab::Step::input: input_step(lab, s.query); break;
+    case lab::Step::scores: scores_step(lab, s.query, next, ui); break;
     case lab::Step::scale: scale_step(lab, s.query); break;
     case lab::Step::mask: mask_step(lab, s.query); break;
     case lab::Step::softmax: softmax_step(lab, s.query); break;

@@ -1,5 +1,6 @@
 #include "explain.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -58,6 +59,46 @@ std::string dot_terms(const lab::Lab& lab, int i, int j) {
   return text;
 }
 
+Projection projection(const lab::Lab& lab, int which) {
+  const bool projected = lab.state().projected();
+  switch (which) {
+    case 0: return {"Q", &lab.q(), projected ? &lab.w_q() : nullptr};
+    case 1: return {"K", &lab.k(), projected ? &lab.w_k() : nullptr};
+    default: return {"V", &lab.v(), projected ? &lab.w_v() : nullptr};
+  }
+}
+
+std::string explain_projection(const lab::Lab& lab, int which, int i, int c) {
+  const Projection p = projection(lab, which);
+  const bool key_rows = which > 0 && lab.state().kind == lab::Kind::cross;
+  const std::string cell =
+      std::string(p.name) + "[" + (key_rows ? lab.key_label(i) : lab.query_label(i)) + ", " + std::to_string(c) + "]";
+  if (!p.w) {
+    if (lab.state().kind == lab::Kind::cross) return cell + " = " + num((*p.result)(i, c)) + ", given";
+    return cell + " = X[" + lab.query_label(i) + ", " + std::to_string(c) + "] = " + num((*p.result)(i, c)) +
+           "\n(no projections: Q = K = V = X)";
+  }
+  const attn::Matrix& x = lab.x();
+  const int dm = int(x.cols()), shown = dm <= 6 ? dm : 3;
+  std::string text = cell + " = x·W_" + p.name + "[:, " + std::to_string(c) + "] = ";
+  for (int e = 0; e < shown; ++e) {
+    const float b = (*p.w)(e, c);
+    text += (e ? " + " : "") + num(x(i, e)) + "×" + (b < 0 ? "(" + num(b) + ")" : num(b));
+  }
+  if (shown < dm) text += " + … (" + std::to_string(dm) + " terms)";
+  return text + "\n      = " + num((*p.result)(i, c));
+}
+
+std::string explain_angle(const lab::Lab& lab, int i, int j) {
+  const auto q = lab.q().row(i), k = lab.k().row(j);
+  const float nq = q.norm(), nk = k.norm();
+  if (nq == 0 || nk == 0) return "|q| or |k| is 0: no direction, the score is 0";
+  const float cos = std::clamp(q.dot(k) / (nq * nk), -1.0f, 1.0f);
+  const float degrees = std::acos(cos) * 180.0f / 3.14159265f;
+  const char* verdict = degrees < 60 ? "similar" : degrees > 120 ? "opposed" : "unrelated";
+  return num(nq) + " × " + num(nk) + " × cos " + num(std::round(degrees)) + "° = " + num(nq * nk * cos) + ", " + verdict;
+}
+
 std::string scale_text(const lab::Lab& lab) {
   const lab::State& s = lab.state();
   const std::string dk = std::to_string(s.dk);
@@ -74,6 +115,7 @@ std::string explain_cell(const lab::Lab& lab, lab::Step stage, int i, int j) {
   const attn::HeadTrace& h = lab.head();
   const std::string ij = "[" + lab.query_label(i) + ", " + lab.key_label(j) + "]";
   switch (stage) {
+    case lab::Step::input: return explain_projection(lab, 0, i, j);
     case lab::Step::scores:
       return "S" + ij + " = q·k = " + dot_terms(lab, i, j) + "\n      = " + num(h.raw(i, j));
     case lab::Step::scale:

@@ -29,6 +29,20 @@ std::string explain_cell(const lab::Lab& lab, lab::Step stage, int i, int j);
 // q_i · k_j written term by term ("1×1 + 0×0"); long sums are shortened with "…".
 std::string dot_terms(const lab::Lab& lab, int i, int j);
 
+// Step 0's products: "Q", "K" or "V" and the matrices that make it (W_Q, W_K or W_V; null
+// without projections, where Q = K = V = X or, in cross-attention, they are given).
+struct Projection {
+  const char* name;
+  const attn::Matrix* result;
+  const attn::Matrix* w;
+};
+Projection projection(const lab::Lab& lab, int which);  // 0: Q, 1: K, 2: V
+// One entry of a projection: "Q[i, c] = x_i · W_Q[:, c] = 1×0.5 + … = 0.7".
+std::string explain_projection(const lab::Lab& lab, int which, int i, int c);
+
+// The angle between q_i and k_j, with q·k = |q||k| cos θ: similar, unrelated or opposed.
+std::string explain_angle(const lab::Lab& lab, int i, int j);
+
 // The scale factor in words: "1/√d_k = 1/√2 = 0.7071".
 std::string scale_text(const lab::Lab& lab);
 

@@ -144,7 +144,7 @@ void export_menu(const lab::Lab& lab, Ui& ui) {
   const float scale = ImGui::GetFontSize() / 16.0f;
   const lab::State& s = lab.state();
   const std::string png = s.view == "compare" ? "Heatmap in use (PNG)"
-                                              : "Heatmap of stage " + std::to_string(int(s.step) + 1) + " (PNG)";
+                                              : "Heatmap of stage " + std::to_string(int(s.step)) + " (PNG)";
   if (ImGui::Selectable(png.c_str(), false, ImGuiSelectableFlags_DontClosePopups)) run_export(lab, ui, ExportKind::png);
   if (ImGui::Selectable("Matrices Q K V, scores, weights, output (CSV)", false, ImGuiSelectableFlags_DontClosePopups))
     run_export(lab, ui, ExportKind::csv);

@@ -1,10 +1,11 @@
 // [SECTION] the header: title, formula, the view selector, theme, the stepper (previous / play /
-// next and the five stage chips); [SECTION] keyboard; the notes about ignored URL values.
+// next and the step chips, 0 to 5); [SECTION] keyboard; the notes about ignored URL values.
 #include <imgui.h>
 
 #include <algorithm>
 #include <string>
 
+#include "about.h"
 #include "accessibility.h"
 #include "theme.h"
 #include "ui.h"
@@ -56,7 +57,7 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const char* theme_label = palette().dark ? "☀ Light" : "☾ Dark";
   const ImGuiStyle& style = ImGui::GetStyle();
   const float buttons_w = view_w + ImGui::CalcTextSize(theme_label).x + style.FramePadding.x * 2 +
-                          style.ItemSpacing.x * 2 + export_button_width();
+                          style.ItemSpacing.x * 3 + export_button_width() + about_button_width();
   const float buttons_x = ImGui::GetWindowContentRegionMax().x - buttons_w;
   const float formula_w = ImGui::CalcTextSize(formula).x + style.ItemSpacing.x * 3;
   const bool formula_beside = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + formula_w < buttons_x;
@@ -72,6 +73,8 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
   view_selector(s, next, view_w);
   ImGui::SameLine();
   if (ImGui::Button(theme_label)) next.theme = palette().dark ? "light" : "dark";
+  ImGui::SameLine();
+  about_button(ui);
   if (!formula_beside) ImGui::TextColored(palette().muted_text, "%s", formula);
 
   // The stepper: the walkthrough's and compare's; an experiment has its own controls.
@@ -82,7 +85,7 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
 namespace {
 
 void stepper(const lab::State& s, lab::State& next, Ui& ui) {
-  ImGui::BeginDisabled(s.step == lab::Step::scores);
+  ImGui::BeginDisabled(s.step == lab::Step::input);
   if (ImGui::Button("← Previous")) step_by(next, -1);
   ImGui::EndDisabled();
   ImGui::SameLine();
@@ -92,7 +95,7 @@ void stepper(const lab::State& s, lab::State& next, Ui& ui) {
   if (ImGui::Button("Next →")) step_by(next, +1);
   ImGui::EndDisabled();
   for (int i = 0; i < lab::kStepCount; ++i) {
-    const std::string chip = std::to_string(i + 1) + " " + lab::step_name(lab::Step(i));
+    const std::string chip = std::to_string(i) + " " + lab::step_name(lab::Step(i));  // step 0: the input
     // The chips wrap to a second line in a narrow embed.
     const float gap = i == 0 ? 24.0f * ImGui::GetFontSize() / 16 : ImGui::GetStyle().ItemSpacing.x;
     const float width = ImGui::CalcTextSize(chip.c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
@@ -105,6 +108,12 @@ void stepper(const lab::State& s, lab::State& next, Ui& ui) {
     if (current) ImGui::PopStyleColor(2);
     if (current && ui.show_focus && ui.focus == Ui::Focus::stepper) focus_ring(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   }
+  // Practice mode: a question about the screen beside the walkthrough (the side panel).
+  bool practicing = s.mode == "practice";
+  const float box = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("Practice").x;
+  if (ImGui::GetItemRectMax().x + 24.0f * ImGui::GetFontSize() / 16 + box < ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+    ImGui::SameLine(0, 24.0f * ImGui::GetFontSize() / 16);
+  if (ImGui::Checkbox("Practice", &practicing)) next.mode = practicing ? "practice" : "explore";
   if (ui.playing && ImGui::GetTime() - ui.last_step > (ui.reduced_motion ? kReducedMotionPlaySeconds : kPlaySeconds)) {
     ui.last_step = ImGui::GetTime();
     if (s.step == lab::Step::output) ui.playing = false;

@@ -62,6 +62,11 @@ void matrix_editor(const char* name, const std::vector<float>& flat, int batch, 
   if (edited) target = values;
 }
 
+// A new shape or seed: every typed matrix goes, the seed draws them again.
+void clear_matrices(lab::State& next) {
+  for (std::vector<float>* m : {&next.q, &next.k, &next.v, &next.x, &next.wq, &next.wk, &next.wv}) m->clear();
+}
+
 }  // namespace
 
 void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
@@ -86,7 +91,8 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
   if (ImGui::RadioButton("self-attention", &kind, 0)) next.kind = lab::Kind::self;
   ImGui::SameLine();
   if (ImGui::RadioButton("cross", &kind, 1)) next.kind = lab::Kind::cross;
-  if (s.kind == lab::Kind::self) ImGui::TextColored(palette().muted_text, "K and V are Q itself");
+  if (s.kind == lab::Kind::self)
+    ImGui::TextColored(palette().muted_text, "%s", s.project ? "Q, K, V = X·W_Q, X·W_K, X·W_V" : "Q = K = V = X (no W)");
   bool resized = false;
   resized |= size_input(s.kind == lab::Kind::self ? "n tokens" : "n_q queries", next.nq, 1, lab::Limits::max_n);
   if (s.kind == lab::Kind::cross) resized |= size_input("n_k keys", next.nk, 1, lab::Limits::max_n);
@@ -96,9 +102,9 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
   if (ImGui::InputInt("seed", &seed)) {
     next.seed = std::uint32_t(std::max(seed, 0));
-    next.q.clear(), next.k.clear(), next.v.clear();
+    clear_matrices(next);
   }
-  if (resized) next.q.clear(), next.k.clear(), next.v.clear();
+  if (resized) clear_matrices(next);
 
   section("Scale");
   const char* scales[] = {"1/√d_k", "none", "1/d_k", "custom"};
@@ -119,11 +125,17 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
   bool padded = !s.pad.empty();
   if (ImGui::Checkbox("padding (batch of 2)", &padded)) {
     next.pad = padded ? std::vector<int>{s.nk, std::max(1, s.nk / 2)} : std::vector<int>{};
-    next.q.clear(), next.k.clear(), next.v.clear();
+    clear_matrices(next);
   }
   for (std::size_t b = 0; b < s.pad.size(); ++b) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
     ImGui::SliderInt(("length " + std::to_string(b)).c_str(), &next.pad[b], 0, s.nk);
+  }
+  if (!s.pad.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
+    ImGui::TextWrapped("Padded keys are masked for every query; padded query rows still attend (as with PyTorch's "
+                       "key_padding_mask) and their outputs are ignored later.");
+    ImGui::PopStyleColor();
   }
   if (s.batches() > 1) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
@@ -133,8 +145,19 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
   if (!s.blocked.empty() && ImGui::SmallButton("clear painted cells")) next.blocked.clear();
 
   section("Inputs");
+  if (s.kind == lab::Kind::self) {
+    if (ImGui::Checkbox("projections W_Q, W_K, W_V", &next.project)) clear_matrices(next);
+    if (s.projected() && size_input("d_model", next.dmodel, 1, lab::Limits::max_d)) clear_matrices(next);
+  }
   ImGui::TextColored(palette().muted_text, "drag a cell, or double-click to type");
-  matrix_editor("Q", lab.flat_q(), s.batch, s.nq, s.dk, next.q);
+  if (s.projected()) {
+    matrix_editor("X", lab.flat_x(), s.batch, s.nq, s.dmodel, next.x);
+    matrix_editor("W_Q", lab.flat_wq(), 0, s.dmodel, s.dk, next.wq);
+    matrix_editor("W_K", lab.flat_wk(), 0, s.dmodel, s.dk, next.wk);
+    matrix_editor("W_V", lab.flat_wv(), 0, s.dmodel, s.dv, next.wv);
+    return;
+  }
+  matrix_editor(s.kind == lab::Kind::self ? "X = Q = K = V" : "Q", lab.flat_q(), s.batch, s.nq, s.dk, next.q);
   if (s.kind == lab::Kind::cross) {
     matrix_editor("K", lab.flat_k(), s.batch, s.nk, s.dk, next.k);
     matrix_editor("V", lab.flat_v(), s.batch, s.nk, s.dv, next.v);

@@ -25,6 +25,14 @@ lab::State draw(const lab::Lab& lab, Ui& ui) {
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImGuiWindowFlags panel = ImGuiWindowFlags_AlwaysUseWindowPadding;
+  // The side panel: the step's arithmetic, below the question in practice mode.
+  auto side_panel = [&] {
+    if (lab.state().mode == "practice") {
+      practice(lab, next, ui);
+      ImGui::Separator();
+    }
+    arithmetic(lab, next, ui);
+  };
   if (lab::is_experiment_view(lab.state().view)) {
     // An experiment fills the window in one scrolling panel; its cards lay themselves out.
     ImGui::BeginChild("experiment", avail, false, panel);
@@ -40,19 +48,21 @@ lab::State draw(const lab::Lab& lab, Ui& ui) {
     }
     ImGui::BeginChild("stages", ImVec2(avail.x - left - right - gap * (compact ? 1 : 2), avail.y), false);
     if (lab.state().view == "compare") compare_scales(lab, next, ui, avail.y);
+    else if (lab.state().step == lab::Step::input) projections(lab, next, ui, avail.y);
     else stages(lab, next, ui, avail.y);
     ImGui::EndChild();
     ImGui::SameLine(0, gap);
     ImGui::BeginChild("arithmetic", ImVec2(right, avail.y), true, panel);
-    arithmetic(lab, next);
+    side_panel();
     ImGui::EndChild();
   } else {
     ImGui::BeginChild("column", avail, false);
     if (lab.state().view == "compare") compare_scales(lab, next, ui, std::max(avail.y * 0.62f, 420 * scale));
+    else if (lab.state().step == lab::Step::input) projections(lab, next, ui, 0);
     else stages(lab, next, ui, 0);
     ImGui::Spacing();
     ImGui::BeginChild("arithmetic", ImVec2(0, 360 * scale), true, panel);
-    arithmetic(lab, next);
+    side_panel();
     ImGui::EndChild();
     if (!compact && ImGui::CollapsingHeader("Inputs: shape, scale, mask, Q K V")) inputs(lab, next, ui);
     ImGui::EndChild();

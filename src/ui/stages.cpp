@@ -1,4 +1,5 @@
-// [SECTION] the five stages as heatmaps: scores, scale, mask, softmax, output.
+// [SECTION] the five stages as heatmaps: scores, scale, mask, softmax, output (step 0, the
+// input, is projections.cpp's).
 #include <imgui.h>
 
 #include <algorithm>
@@ -14,33 +15,32 @@ namespace {
 
 struct Stage {
   const attn::Matrix* values;
-  render::Colormap map;   // weights: sequential over 0 … 1; the rest diverging around 0
-  bool columns_are_keys;  // false for the output, whose columns are d_v
+  render::Colormap map;  // weights: sequential over 0 … 1; the rest diverging around 0
 };
 
 Stage stage_data(const lab::Lab& lab, lab::Step step) {
   const attn::HeadTrace& h = lab.head();
-  auto diverging = [](const attn::Matrix& m) { return Stage{&m, render::Colormap::diverging, true}; };
+  const render::Colormap diverging = render::Colormap::diverging;
   switch (step) {
-    case lab::Step::scores: return diverging(h.raw);
-    case lab::Step::scale: return diverging(h.scaled);
-    case lab::Step::mask: return diverging(h.masked);
-    case lab::Step::softmax: return {&h.weights, render::Colormap::sequential, true};
-    case lab::Step::output: {
-      Stage s = diverging(h.output);
-      s.columns_are_keys = false;
-      return s;
-    }
+    case lab::Step::input: return {&lab.q(), diverging};  // the step's result, Q
+    case lab::Step::scores: return {&h.raw, diverging};
+    case lab::Step::scale: return {&h.scaled, diverging};
+    case lab::Step::mask: return {&h.masked, diverging};
+    case lab::Step::softmax: return {&h.weights, render::Colormap::sequential};
+    case lab::Step::output: return {&h.output, diverging};
   }
-  return diverging(h.raw);
+  return {&h.raw, diverging};
 }
 
 }  // namespace
 
 const attn::Matrix& stage_values(const lab::Lab& lab, lab::Step step) { return *stage_data(lab, step).values; }
 
+bool columns_are_keys(lab::Step step) { return step != lab::Step::input && step != lab::Step::output; }
+
 const char* stage_title(lab::Step step) {
-  static const char* titles[lab::kStepCount] = {"S = QKᵀ", "S · scale", "+ mask", "A = softmax(row)", "O = A·V"};
+  static const char* titles[lab::kStepCount] = {"Q, K, V from X", "S = QKᵀ", "S · scale", "+ mask",
+                                                "A = softmax(row)", "O = A·V"};
   return titles[int(step)];
 }
 
@@ -51,7 +51,9 @@ void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
   // Three cards per row on a wide screen, two or one when narrow; the current stage first
   // catches the eye through its accent border, later stages are dimmed until reached.
   const int per_row = avail > 900 * scale ? 3 : avail > 520 * scale ? 2 : 1;
-  const int rows = (lab::kStepCount + per_row - 1) / per_row;
+  // The five cards of steps 1 to 5; step 0 has a screen of its own (projections()).
+  const int first = int(lab::Step::scores), cards = lab::kStepCount - first;
+  const int rows = (cards + per_row - 1) / per_row;
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float card_w = (avail - gap * (per_row - 1)) / per_row;
   float card_h = std::max((height - gap * (rows - 1)) / rows, 150 * scale);
@@ -62,26 +64,35 @@ void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
     card_h = std::clamp(cell * float(s.nq) + 4.8f * line, 150 * scale, 560 * scale);
   }
 
-  for (int i = 0; i < lab::kStepCount; ++i) {
+  for (int i = first; i < lab::kStepCount; ++i) {
     const auto step = lab::Step(i);
     const bool current = step == s.step, reached = i <= int(s.step);
-    if (i % per_row) ImGui::SameLine(0, gap);
+    if ((i - first) % per_row) ImGui::SameLine(0, gap);
     ImGui::PushStyleColor(ImGuiCol_Border, current ? palette().accent : palette().card_border);
     ImGui::PushStyleVar(ImGuiStyleVar_ChildBorderSize, current ? 2.0f * scale : 1.0f * scale);
     ImGui::BeginChild(stage_title(step), ImVec2(card_w, card_h), true,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     ImGui::PushFont(fonts().heading);
-    ImGui::TextColored(reached ? ImGui::GetStyleColorVec4(ImGuiCol_Text) : palette().muted_text, "%d  %s", i + 1,
+    ImGui::TextColored(reached ? ImGui::GetStyleColorVec4(ImGuiCol_Text) : palette().muted_text, "%d  %s", i,
                        stage_title(step));
     ImGui::PopFont();
     if (ImGui::IsItemClicked()) next.step = step;
+    if (i >= first_hidden_step(lab)) {
+      ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
+      ImGui::TextWrapped("%s", kHiddenUntilAnswered);
+      ImGui::PopStyleColor();
+      ImGui::EndChild();
+      ImGui::PopStyleVar();
+      ImGui::PopStyleColor();
+      continue;
+    }
     const Stage st = stage_data(lab, step);
     HeatmapSpec spec;
     spec.values = st.values;
     spec.version = lab.version();
     spec.map = st.map;
     spec.row_label = [&](int r) { return lab.query_label(r); };
-    spec.col_label = st.columns_are_keys ? std::function<std::string(int)>([&](int c) { return lab.key_label(c); })
+    spec.col_label = columns_are_keys(step) ? std::function<std::string(int)>([&](int c) { return lab.key_label(c); })
                                          : [](int c) { return "d" + std::to_string(c); };
     spec.highlight_row = s.query;
     spec.dimmed = !reached;

@@ -15,7 +15,14 @@ namespace ui {
 
 // What the interface remembers between frames that is not part of the shareable state.
 struct Ui {
-  HeatmapView stage_views[lab::kStepCount];
+  HeatmapView stage_views[lab::kStepCount];  // step 0's is its result, Q
+  HeatmapView projection_views[6];           // step 0's X, W_Q, W_K, W_V, K, V
+  // The geometry plot's arrow being dragged (0: a query, 1: a key; row -1: none) and the
+  // plot's half-width, held while dragging so the axes stay put under the pointer.
+  struct Drag {
+    int matrix = 0, row = -1;
+    float range = 1;
+  } geometry_drag;
   HeatmapView compare_views[3];
   std::map<std::string, HeatmapView> experiment_maps;  // the experiment views' heatmaps, by id
   bool playing = false;
@@ -47,6 +54,13 @@ struct Ui {
   // const Lab).
   int train_steps_requested = 0;
   bool train_reset_requested = false;
+  bool measure_again_requested = false;  // view=cost's "Measure again"
+  // Practice mode (practice.cpp): the typed answer, the answer the app checks after the frame
+  // (JSON text; "" none), a new question asked for, and why the last answer could not be read.
+  char practice_input[128] = {};
+  std::string practice_answer;
+  bool practice_next_requested = false;
+  std::string practice_error;
 };
 
 // One frame: every panel laid out in the window. Returns the next state.
@@ -58,14 +72,29 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui);
 void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height);
 // view=compare: the attention weights under each compared scale, side by side.
 void compare_scales(const lab::Lab& lab, lab::State& next, Ui& ui, float height);
-void arithmetic(const lab::Lab& lab, lab::State& next);
+void arithmetic(const lab::Lab& lab, lab::State& next, Ui& ui);
+// Step 0 (projections.cpp): X and the projections W_Q, W_K, W_V making Q, K, V.
+void projections(const lab::Lab& lab, lab::State& next, Ui& ui, float height);
+// With d_k = 2 (geometry.cpp): the queries and keys as arrows in the plane, the selected
+// query's projections of the keys; dragging an arrow's tip edits its row of Q or K.
+void geometry(const lab::Lab& lab, lab::State& next, Ui& ui);
 // The experiment views (src/ui/experiments/): the one lab.state().view names.
 void experiment(const lab::Lab& lab, lab::State& next, Ui& ui);
 void inputs(const lab::Lab& lab, lab::State& next, Ui& ui);
+// mode=practice (practice.cpp): the question, its answer field or choices, the verdict with
+// the arithmetic, and the session's score.
+void practice(const lab::Lab& lab, lab::State& next, Ui& ui);
+// Predict, then see: while a question about the screen awaits its answer, the steps from this
+// one on (where the answer is) keep their numbers hidden; lab::kStepCount when none are.
+int first_hidden_step(const lab::Lab& lab);
+inline constexpr const char* kHiddenUntilAnswered =
+    "Hidden until you answer the practice question: make your prediction first, then see it here.";
 void keyboard(const lab::Lab& lab, lab::State& next, Ui& ui);
 
-// The matrix a stage shows (S, S·scale, S·scale + mask, A, O) for the shown head.
+// The matrix a stage shows (Q, S, S·scale, S·scale + mask, A, O) for the shown head.
 const attn::Matrix& stage_values(const lab::Lab& lab, lab::Step step);
+// Whether a stage's columns are keys (else dimensions: d_k for Q, d_v for O).
+bool columns_are_keys(lab::Step step);
 // The stages' names as the interface shows them ("S = QKᵀ", "+ mask", ...).
 const char* stage_title(lab::Step step);
 

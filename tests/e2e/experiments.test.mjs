@@ -224,13 +224,17 @@ test('bad view parameters give a note; the rest still applies', async () => {
   assert.match(notes, /mult=-2/);
   const tiling = await page.evaluate(() => window.attentionLab.experiment());
   assert.equal(tiling.n, 16, 'n still applies');
-  // Parameters each valid alone but not together: the experiment's own message.
+  // Parameters each valid alone but not together: the nearest valid combination, with a note
+  // (clamp.test.mjs checks more).
   await page.evaluate(() => window.attentionLab.setState({ view: 'heads', heads: 3, kvheads: 2 }));
   const heads = await page.evaluate(() => window.attentionLab.experiment());
   assert.equal(heads.view, 'heads');
-  assert.match(heads.error, /multiple/);
+  assert.equal(heads.error, undefined);
+  assert.match(await page.evaluate(() => document.getElementById('notes').textContent),
+               /kvheads=2 does not divide heads=3, so kvheads=1 is used/);
   await page.evaluate(() => window.attentionLab.setState({ view: 'tiling', n: 200 }));
-  assert.match((await page.evaluate(() => window.attentionLab.experiment())).error, /at most 64/);
+  assert.equal((await page.evaluate(() => window.attentionLab.experiment())).error, undefined);
+  assert.match(await page.evaluate(() => document.getElementById('notes').textContent), /^n=200 .*so n=\d+ is used/m);
   await page.waitForTimeout(150);
   assert.deepEqual(errors, []);
   await page.close();

@@ -42,7 +42,7 @@ test('hostile messages change nothing and break nothing', async () => {
     for (const bad of [null, 42, 'attention-lab:set', [], { type: 'attention-lab:set' },
                        { type: 'attention-lab:set', state: 'step=output' }, { type: 'attention-lab:set', state: [1] },
                        { type: 'attention-lab:set', state: { a: { b: { c: { d: 1 } } } } }, { type: 'evil', state: { step: 'output' } },
-                       { type: 'attention-lab:set', state: cyclic }, { type: 'attention-lab:set', state: { n: 1e308, dk: -1 } },
+                       { type: 'attention-lab:set', state: cyclic }, { type: 'attention-lab:set', state: { n: 1e308, dk: '-1e9' } },
                        { type: 'attention-lab:set', state: { ['x'.repeat(300000)]: 1 } }])
       window.postMessage(bad, '*');
   });
@@ -96,6 +96,64 @@ test(`soak: ${CHANGES} random state changes keep the trace right and the heap bo
   const r2 = Math.SQRT2, z = Math.exp(3 / r2) + Math.exp(6 / r2) + Math.exp(9 / r2);
   const want = [Math.exp(3 / r2) / z, Math.exp(6 / r2) / z, Math.exp(9 / r2) / z];
   trace.weights[2].forEach((w, j) => assert.ok(Math.abs(w - want[j]) < 1e-5, `weights[2][${j}] ${w} vs ${want[j]}`));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// The interface's largest configuration: n = 2048, d = 256 and a padded batch (cut to what the
+// walkthrough keeps, with a note), then random changes that recompute at that size. The heap
+// must fit well within the page's 2 GiB, and come back to where it was when the first state does.
+const LIMIT_CHANGES = 24;
+const LIMIT_HEAP_BYTES = 512 << 20;
+test(`soak at the limits: ${LIMIT_CHANGES} changes at n = 2048, d = 256 with a padded batch`, async () => {
+  const start = { preset: 'random', n: 2048, dk: 256, pad: '2048,1536,1024,512,2048,256,2048,64', step: 'softmax' };
+  const { page, errors } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2');
+  page.setDefaultTimeout(240000);
+  const result = await page.evaluate(async ({ start, changes }) => {
+    const lab = window.attentionLab;
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    let seed = 777;
+    const rand = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+    const pick = (xs) => xs[rand(xs.length)];
+    const moves = [
+      () => ({ query: rand(2048) }),
+      () => ({ step: pick(['scores', 'scale', 'mask', 'softmax', 'output']) }),
+      () => ({ batch: rand(2) }),
+      () => ({ seed: 1 + rand(1000) }),
+      () => ({ scale: pick(['sqrt', 'none', 'dk']) }),
+      () => ({ causal: pick(['0', '1', 'br']) }),
+      () => ({ pad: `${1 + rand(2048)},${1 + rand(2048)}` }),
+      () => ({ dk: pick([64, 256]) }),
+      () => ({ view: pick(['walkthrough', 'compare']) }),
+    ];
+    lab.setState(start);
+    await frame();
+    const notes = document.getElementById('notes').textContent;
+    const shown = lab.getState();
+    const warm = lab.memoryBytes();
+    let peak = warm;
+    for (let i = 0; i < changes; i++) {
+      lab.setState(pick(moves)());
+      await frame();
+      peak = Math.max(peak, lab.memoryBytes());
+    }
+    lab.setState({ ...start, seed: shown.seed, query: 0, batch: 0, scale: 'sqrt', causal: '0', view: 'walkthrough' });
+    await frame();
+    const end = lab.memoryBytes();
+    // What is on screen, as the screen-reader table reads it (trace() would hold its 2048 × 2048
+    // matrices as JSON text in the heap being measured).
+    const table = document.getElementById('stage-table').textContent;
+    return { notes, sequences: shown.pad.split(',').length, warm, peak, end, table };
+  }, { start, changes: LIMIT_CHANGES });
+  console.log(`heap at the limits: ${result.warm >> 20} MiB at first, peak ${result.peak >> 20} MiB, ` +
+              `${result.end >> 20} MiB after ${LIMIT_CHANGES} changes`);
+  assert.match(result.notes, /the first 2 are used/, 'the cut batch is said');
+  assert.equal(result.sequences, 2);
+  assert.ok(result.peak <= LIMIT_HEAP_BYTES, `the heap reached ${result.peak} B, over ${LIMIT_HEAP_BYTES} B`);
+  assert.ok(result.end - result.warm <= HEAP_GROWTH_LIMIT,
+            `back at the first state the heap is ${result.end - result.warm} B larger`);
+  assert.match(result.table, /\d\.\d/, 'the softmax step\'s numbers are on screen');
+  assert.doesNotMatch(result.table, /NaN|nan|inf/i);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -172,14 +172,19 @@ test('compare scale: the unscaled run starts near one-hot and learns later; with
   await page.close();
 });
 
-test('bad training keys are ignored with a note; the rest of the link applies', async () => {
+test('bad training keys are clamped or ignored with a note; the rest of the link applies', async () => {
   const { page, errors } = await openLab(session.browser.context, session.server.url,
-                                         'view=train&task=sort&layers=9&lr=0.02');
+                                         'view=train&task=sort&layers=9&init=-1&lr=0.02');
   const data = await experiment(page);
   assert.equal(data.config.task, 'sort');
-  assert.equal(data.config.layers, 1);
   assert.ok(Math.abs(data.config.lr - 0.02) < 1e-7);
-  assert.match(await page.evaluate(() => document.getElementById('notes').textContent), /ignored layers=9: layers:/);
+  const notes = await page.evaluate(() => document.getElementById('notes').textContent);
+  // A whole number out of range: the nearest the model accepts, validate()'s sentence quoted.
+  const layers = /^layers=9 is out of range \(layers: .*\), so layers=(\d+) is used/m.exec(notes);
+  assert.ok(layers, notes);
+  assert.equal(data.config.layers, Number(layers[1]));
+  assert.ok(data.config.layers < 9);
+  assert.match(notes, /^ignored init=-1: init_std:/m);  // no nearest value above 0
   assert.deepEqual(errors, []);
   await page.close();
 });

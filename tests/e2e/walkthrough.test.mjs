@@ -155,7 +155,7 @@ test('mouse: painting a cell of the mask removes that key', async () => {
 
 test('bad fragment values are ignored with a visible note; the rest applies', async () => {
   const { page, errors } = await openLab(session.browser.context, session.server.url,
-                                         'preset=causal-3x2&step=sideways&colour=red&n=0&theme=dark');
+                                         'preset=causal-3x2&step=sideways&colour=red&n=none&theme=dark');
   const state = await page.evaluate(() => window.attentionLab.getState());
   assert.equal(state.step, 'scores');
   assert.equal(state.nq, '3');
@@ -163,7 +163,7 @@ test('bad fragment values are ignored with a visible note; the rest applies', as
   const notes = await page.evaluate(() => document.getElementById('notes').textContent);
   assert.match(notes, /step=sideways/);
   assert.match(notes, /colour/);
-  assert.match(notes, /n=0/);
+  assert.match(notes, /n=none/);  // a number out of range is clamped instead (clamp.test.mjs)
   assert.deepEqual(errors, []);
   await page.close();
 });

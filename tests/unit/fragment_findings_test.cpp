@@ -38,3 +38,16 @@ TEST(FragmentFindings, HugeValuesCannotOverflowTheScores) {
   EXPECT_EQ(typed.q, std::vector<float>(6, lab::Limits::max_value));
   EXPECT_EQ(typed.custom_scale, 1.0f);
 }
+
+TEST(FragmentFindings, TrainingSettingsOutsideTheTrainingViewStayInTheLink) {
+  // A model setting given outside view=train applied to the model but was written back only in
+  // view=train, so the link lost it (fuzzer finding in corpus/fragment/finding-e1db10b9).
+  for (const char* fragment : {"seq=12", "task=sort&vocab=20", "q=g&pad=4,5,5,2&seq=2"}) {
+    const lab::ParseResult r = lab::parse_fragment(fragment, lab::State{});
+    for (bool complete : {false, true}) {
+      const lab::ParseResult again = lab::parse_fragment(lab::to_fragment(r.state, complete), lab::State{});
+      EXPECT_TRUE(again.state == r.state) << fragment << " → " << lab::to_fragment(r.state, complete);
+      EXPECT_TRUE(again.notes.empty()) << fragment;
+    }
+  }
+}

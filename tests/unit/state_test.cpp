@@ -54,7 +54,7 @@ TEST(StateFragment, EditedStateRoundTripsExactly) {
 
 TEST(StateFragment, BadKeysAndValuesAreIgnoredWithANote) {
   const auto r = lab::parse_fragment(
-      "preset=causal-3x2&step=sideways&query=-1&n=0&dk=abc&scale=nan&colour=red&theme=dark&justtext&q=1,2",
+      "preset=causal-3x2&step=sideways&query=top&n=1.5&dk=abc&scale=nan&colour=red&theme=dark&justtext&q=1,2",
       defaults());
   EXPECT_EQ(r.notes.size(), 8u);
   for (const std::string& note : r.notes) EXPECT_NE(note.find("ignored"), std::string::npos) << note;
@@ -85,6 +85,20 @@ TEST(StateFragment, NormalizeKeepsIndicesInRange) {
   const auto r = lab::parse_fragment("preset=causal-3x2&query=9&attn=self&nk=7", defaults());
   EXPECT_EQ(r.state.query, 2);
   EXPECT_EQ(r.state.nk, 3);  // self-attention ties n_k to n_q
+}
+
+TEST(StateFragment, APaddedBatchIsCutToTheScoresTheWalkthroughKeeps) {
+  // 8 sequences of 2048 × 2048 scores: 2²⁵ scores, four times the bound, so the first 2 stay.
+  const auto big = lab::parse_fragment("preset=random&n=2048&pad=2048,1500,1000,700,2048,300,2048,64", defaults());
+  EXPECT_EQ(big.state.pad, (std::vector<int>{2048, 1500}));
+  ASSERT_EQ(big.notes.size(), 1u);
+  EXPECT_NE(big.notes[0].find("pad gives 8 sequences"), std::string::npos) << big.notes[0];
+  EXPECT_NE(big.notes[0].find("the first 2 are used"), std::string::npos) << big.notes[0];
+  EXPECT_LE(std::uint64_t(big.state.batches()) * big.state.nq * big.state.nk, lab::Limits::max_batch_scores);
+  // At n = 1024 the same batch fits whole, without a note.
+  const auto fits = lab::parse_fragment("preset=random&n=1024&pad=1024,1000,900,700,1024,300,1024,64", defaults());
+  EXPECT_EQ(fits.state.batches(), 8);
+  EXPECT_TRUE(fits.notes.empty());
 }
 
 TEST(StateFragment, NeverThrowsOnJunk) {
@@ -161,7 +175,7 @@ TEST(StateTrain, SettingsThatNeedEachOtherApplyInAnyOrder) {
 
 TEST(StateTrain, BadValuesAreIgnoredWithValidatesSentence) {
   const auto r = lab::parse_fragment(
-      "view=train&task=juggle&layers=5&scale=huge&causal=br&lr=-1&spf=0&play=2&vs=scale:nope&seq=20&task=sort",
+      "view=train&task=juggle&layers=two&scale=huge&causal=br&lr=-1&spf=fast&play=2&vs=scale:nope&seq=1.5&task=sort",
       defaults());
   const train::Config sort = train::defaults(train::Task::sort);
   EXPECT_EQ(r.state.train, sort);  // every bad value reverted, the good task kept
@@ -173,14 +187,15 @@ TEST(StateTrain, BadValuesAreIgnoredWithValidatesSentence) {
     return std::any_of(r.notes.begin(), r.notes.end(), [&](const std::string& n) { return n.find(text) != n.npos; });
   };
   EXPECT_TRUE(noted("ignored task=juggle"));
+  // Whole numbers out of range are clamped instead (clamp_test.cpp).
+  EXPECT_TRUE(noted("ignored layers=two: expected a whole number"));
+  EXPECT_TRUE(noted("ignored seq=1.5: expected a whole number"));
   // The limits are train::validate()'s, quoted.
-  EXPECT_TRUE(noted("ignored layers=5: " + train::validate([] {
+  EXPECT_TRUE(noted("ignored lr=-1: " + train::validate([] {
     train::Config c;
-    c.layers = 5;
+    c.lr = -1;
     return c;
   }())));
-  EXPECT_TRUE(noted("ignored seq=20: vocab: the sort task needs at least 20"));
-  EXPECT_TRUE(noted("ignored lr=-1: lr:"));
   EXPECT_TRUE(noted("ignored causal=br: expected 0 or 1"));
   EXPECT_TRUE(noted("ignored vs=scale:nope: expected sqrt, none or dk"));
 }
@@ -215,7 +230,7 @@ TEST(StateTrain, EveryViewIsListedOnce) {
   }
   const auto bad = lab::parse_fragment("view=nope", defaults());
   ASSERT_EQ(bad.notes.size(), 1u);
-  EXPECT_NE(bad.notes[0].find("heads or train"), std::string::npos) << bad.notes[0];
+  EXPECT_NE(bad.notes[0].find("cost or train"), std::string::npos) << bad.notes[0];
 }
 
 }  // namespace

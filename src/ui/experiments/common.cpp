@@ -21,6 +21,7 @@ void experiment(const lab::Lab& lab, lab::State& next, Ui& ui) {
   else if (view == "stability") exp::stability(lab, next, ui);
   else if (view == "tiling") exp::tiling(lab, next, ui);
   else if (view == "heads") exp::heads(lab, next, ui);
+  else if (view == "cost") exp::cost(lab, next, ui);
   else if (view == "train") exp::train(lab, next, ui);
 }
 

@@ -18,6 +18,7 @@ void pitfalls(const lab::Lab& lab, lab::State& next, Ui& ui);
 void stability(const lab::Lab& lab, lab::State& next, Ui& ui);
 void tiling(const lab::Lab& lab, lab::State& next, Ui& ui);
 void heads(const lab::Lab& lab, lab::State& next, Ui& ui);
+void cost(const lab::Lab& lab, lab::State& next, Ui& ui);
 void train(const lab::Lab& lab, lab::State& next, Ui& ui);
 
 // [SECTION] shared pieces

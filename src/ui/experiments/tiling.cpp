@@ -21,7 +21,7 @@ void tiling(const lab::Lab& lab, lab::State& next, Ui& ui) {
          "After the last tile o / l equals the reference, and the n × n score matrix never exists.");
   int n = d.n, tile = d.tile;
   ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.4f, 240 * scale));
-  if (ImGui::SliderInt("n (queries = keys)", &n, 1, 64)) next.nq = next.nk = n;
+  if (ImGui::SliderInt("n (queries = keys)", &n, 1, lab::Limits::max_tiling_n)) next.nq = next.nk = n;
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.4f, 200 * scale));
   if (ImGui::SliderInt("keys per tile", &tile, 1, d.n)) next.tile = tile;

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Packs the static site into a versioned, self-contained archive for course authors:
+#   dist/attention-lab-<version>.tar.gz and dist/attention-lab-<version>.zip
+# Each holds one folder, attention-lab-<version>/: the site the web build writes (the page,
+# embed.js, the kernel module attention.js/.wasm, the examples, LICENSE and
+# THIRD_PARTY_NOTICES.md) and HOSTING.md (docs/HOSTING.md). The version is CMakeLists.txt's.
+# Builds the site first (scripts/build.sh web: nothing to do when it is up to date). Running it
+# again replaces the archives with identical ones; it prints their paths.
+#   scripts/package.sh
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+die() { printf 'package: error: %s\n' "$*" >&2; exit 1; }
+
+version=$(sed -n 's/^project(attention_lab VERSION \([0-9][0-9.]*\).*/\1/p' CMakeLists.txt)
+[ -n "$version" ] || die "no 'project(attention_lab VERSION x.y.z ...)' line in CMakeLists.txt"
+command -v zip >/dev/null 2>&1 || die "zip is not installed: run scripts/setup.sh"
+
+# The build's own output goes to stderr, so stdout is only the archives' paths.
+"$root/scripts/build.sh" web >&2
+site=build/web
+for f in index.html attention-lab.js attention-lab.wasm page-tools.js embed.js attention.js attention.wasm \
+         examples/lesson.html LICENSE THIRD_PARTY_NOTICES.md; do
+  [ -e "$site/$f" ] || die "$site/$f is missing after the build"
+done
+
+name=attention-lab-$version
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir "$stage/$name"
+cp -R "$site/." "$stage/$name/"
+cp docs/HOSTING.md "$stage/$name/HOSTING.md"
+# Same build, same archives: one date for every entry (the compiled modules', which change only
+# when they are rebuilt; the build copies the hand-written files afresh each time), names in a
+# fixed order, no owner or gzip timestamp.
+chmod -R u=rwX,go=rX "$stage/$name"
+stamp=$(stat -c %Y "$site/attention-lab.wasm" "$site/attention.wasm" | sort -n | tail -n 1)
+find "$stage/$name" -exec touch -h -d "@$stamp" {} +
+
+mkdir -p dist
+(cd "$stage" && tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$stamp" -cf - "$name" | gzip -n -9 >"$name.tar.gz")
+(cd "$stage" && find "$name" | LC_ALL=C sort | TZ=UTC zip -q -X -9 "$name.zip" -@)
+# Into dist/ only when complete, so an interrupted run leaves no half-written archive there.
+mv "$stage/$name.tar.gz" "$stage/$name.zip" dist/
+printf '%s\n' "dist/$name.tar.gz" "dist/$name.zip"

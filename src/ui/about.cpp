@@ -1,0 +1,52 @@
+#include "about.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "theme.h"
+#include "ui.h"
+#include "version.h"  // generated from CMakeLists.txt's project version
+
+namespace ui {
+
+std::string about_text() {
+  return std::string("Attention Lab ") + ATTN_VERSION +
+         "\n"
+         "Scaled dot-product attention, softmax(QKᵀ/√d_k)·V, step by step, with the experiments that explain "
+         "it.\n"
+         "Copyright (c) Attention Lab contributors. Released under the MIT License: see the file LICENSE.\n"
+         "It includes Dear ImGui " IMGUI_VERSION
+         " (MIT), Eigen (MPL-2.0), nlohmann/json (MIT), subsets of the DejaVu fonts (Bitstream Vera license), "
+         "GLFW (zlib; the desktop app) and, in the browser, Emscripten's runtime (MIT). Their notices and "
+         "license texts are in the file THIRD_PARTY_NOTICES.md, beside this page and in the source.";
+}
+
+float about_button_width() { return ImGui::CalcTextSize("About").x + ImGui::GetStyle().FramePadding.x * 2; }
+
+void about_button(Ui& ui) {
+  if (ImGui::Button("About")) {
+    ImGui::OpenPopup("about");
+    ui.announcement = about_text();  // screen readers hear what the canvas shows
+  }
+  if (!ImGui::BeginPopup("about")) return;
+  const float width = 460 * ImGui::GetFontSize() / 16.0f;
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+  const std::string text = about_text();
+  for (std::size_t start = 0, end = 0; start < text.size(); start = end + 1) {
+    end = std::min(text.find('\n', start), text.size());
+    const std::string line = text.substr(start, end - start);
+    if (start == 0) {  // the name and version, as the header's title
+      ImGui::PushFont(fonts().heading);
+      ImGui::TextUnformatted(line.c_str());
+      ImGui::PopFont();
+    } else {
+      ImGui::Spacing();
+      ImGui::TextWrapped("%s", line.c_str());
+    }
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::EndPopup();
+}
+
+}  // namespace ui

@@ -1,0 +1,226 @@
+// [SECTION] view=cost: the reference and the tiled kernel timed on this machine as n grows,
+// beside the lesson's formulas for FLOPs, memory and arithmetic intensity.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "common.h"
+#include "cost.h"
+#include "plot.h"
+
+namespace ui::exp {
+
+namespace {
+
+// "384 MiB": bytes in the binary unit that keeps the number under 1024.
+std::string bytes_text(double b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  for (; b >= 1024 && u < 4; ++u) b /= 1024;
+  char text[32];
+  std::snprintf(text, sizeof text, b < 10 && u > 0 ? "%.1f %s" : "%.0f %s", b, units[u]);
+  return text;
+}
+
+std::string fixed(double x, int decimals) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*f", decimals, x);
+  return text;
+}
+
+// The least-squares slope of log time against log n over the three largest sizes measured so
+// far (NaN before two): fewer than three would follow one noisy point.
+struct Slope {
+  double value = NAN;
+  int from = 0, to = 0;
+};
+Slope fitted_slope(const std::vector<int>& n, const std::vector<double>& ms) {
+  std::vector<std::size_t> used;  // largest n first
+  for (std::size_t i = n.size(); i-- > 0 && used.size() < 3;)
+    if (std::isfinite(ms[i])) used.push_back(i);
+  if (used.size() < 2) return {};
+  double mx = 0, my = 0;
+  for (std::size_t i : used) mx += std::log(double(n[i])), my += std::log(ms[i]);
+  mx /= double(used.size());
+  my /= double(used.size());
+  double sxy = 0, sxx = 0;
+  for (std::size_t i : used) {
+    const double dx = std::log(double(n[i])) - mx;
+    sxy += dx * (std::log(ms[i]) - my);
+    sxx += dx * dx;
+  }
+  return {sxy / sxx, n[used.back()], n[used.front()]};
+}
+
+// A dashed c·n² through the last measured point of `ms`: the slope the lesson predicts.
+PlotSeries quadratic_guide(const char* label, const std::vector<int>& n, const std::vector<double>& ms, int colour) {
+  PlotSeries g{label, {}, {}, PlotSeries::Kind::dashed, colour};
+  int last = -1;
+  for (std::size_t i = 0; i < n.size(); ++i)
+    if (std::isfinite(ms[i])) last = int(i);
+  if (last < 0) return g;
+  for (int x : n) {
+    g.x.push_back(x);
+    g.y.push_back(ms[last] * (double(x) / n[last]) * (double(x) / n[last]));
+  }
+  return g;
+}
+
+// The reference's series (red) and the tiled kernel's (blue) of one plot, with a dot per size.
+std::vector<PlotSeries> both(const std::vector<double>& n, const char* reference_label,
+                             const std::vector<double>& reference, const char* tiled_label,
+                             const std::vector<double>& tiled) {
+  return {{reference_label, n, reference, PlotSeries::Kind::line, 4, true},
+          {tiled_label, n, tiled, PlotSeries::Kind::line, 0, true}};
+}
+
+// A horizontal dashed line at y over the x range.
+PlotSeries level(const std::string& label, double x0, double x1, double y, int colour) {
+  return {label, {x0, x1}, {y, y}, PlotSeries::Kind::dashed, colour};
+}
+
+void controls(const experiments::CostData& d, const lab::State& s, lab::State& next, Ui& ui) {
+  const float scale = ImGui::GetFontSize() / 16.0f;
+  if (!s.run) {
+    if (ImGui::Button("▶ Measure")) next.run = true;
+    ImGui::SameLine();
+    notice("Times both kernels at every size below: under a minute in a browser, and the page stays usable.");
+  } else if (d.status == experiments::CostStatus::running) {
+    if (ImGui::Button("■ Stop")) next.run = false;
+    ImGui::SameLine();
+    ImGui::ProgressBar(float(d.progress), ImVec2(std::min(ImGui::GetContentRegionAvail().x, 520 * scale), 0),
+                       d.activity.c_str());
+  } else {
+    if (ImGui::Button("↻ Measure again")) ui.measure_again_requested = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Clear")) next.run = false;
+  }
+  if (std::isnan(d.peak_gflops)) return;
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "This machine (%s, one thread): %.1f GFLOP/s at most in a multiply-add loop, %s GB/s copying "
+                "32 MiB%s.",
+                d.simd.c_str(), d.peak_gflops, std::isnan(d.bandwidth_gbs) ? "…" : fixed(d.bandwidth_gbs, 1).c_str(),
+                std::isnan(d.balance) ? ""
+                                      : (": its balance is " + fixed(d.balance, 1) +
+                                         " FLOPs per byte (below it, a kernel waits on memory)").c_str());
+  notice(text);
+}
+
+void table(const experiments::CostData& d) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("cost table", 7, flags)) return;
+  for (const char* h : {"n", "FLOPs (4n²d_k)", "reference", "tiled", "tiled is", "reference holds", "tiled scratch"})
+    ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  auto ms_text = [](double ms) { return std::isnan(ms) ? std::string("…") : fixed(ms, ms < 10 ? 2 : 0) + " ms"; };
+  for (std::size_t i = 0; i < d.sizes.size(); ++i) {
+    ImGui::TableNextRow();
+    const std::string cells[] = {
+        std::to_string(d.sizes[i]),
+        d.flops[i] < 1e9 ? fixed(d.flops[i] / 1e6, d.flops[i] < 1e7 ? 1 : 0) + " M" : fixed(d.flops[i] / 1e9, 2) + " G",
+        d.fits[i] ? ms_text(d.reference_ms[i]) : "does not fit",
+        ms_text(d.tiled_ms[i]),
+        std::isfinite(d.reference_ms[i] / d.tiled_ms[i]) ? "×" + fixed(d.reference_ms[i] / d.tiled_ms[i], 1) + " faster"
+                                                         : "",
+        bytes_text(experiments::reference_bytes(d.sizes[i])),
+        bytes_text(experiments::tiled_bytes(d.dk)),
+    };
+    for (const std::string& c : cells) {
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(c.c_str());
+    }
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void cost(const lab::Lab& lab, lab::State& next, Ui& ui) {
+  const experiments::CostData& d = *lab.experiment().get<experiments::CostData>();
+  heading("The cost of attention, measured");
+  notice("Both kernels compute softmax(QKᵀ/√d_k)V for one head, d_k = d_v = 64, on this machine. The reference "
+         "writes every n × n intermediate (scores, scaled, mask, masked, exponentials, weights); the tiled kernel "
+         "streams the keys through an online softmax and never holds one. Both do about 4n²d_k FLOPs: doubling n "
+         "quadruples the work.");
+  controls(d, lab.state(), next, ui);
+
+  const std::vector<double> n = doubles(d.sizes), mem_n = doubles(d.memory_n);
+  const double n0 = n.front(), n1 = n.back();
+  Grid grid(4, 420);
+  const float h = card_height(250, 3);
+  PlotSpec spec;
+  spec.x_label = "sequence length n";
+  spec.log_x = spec.log2_x = true;
+  spec.x_min = n0;
+  spec.x_max = n1;
+  // Before anything is measured the empty plots still show the ranges to expect.
+  const bool measured = std::any_of(d.tiled_ms.begin(), d.tiled_ms.end(), [](double x) { return std::isfinite(x); });
+
+  const Slope rs = fitted_slope(d.sizes, d.reference_ms), ts = fitted_slope(d.sizes, d.tiled_ms);
+  std::string slopes = "On log–log axes n² is a line of slope 2.";
+  if (!std::isnan(rs.value))
+    slopes = "Slope fitted from n = " + std::to_string(rs.from) + " to " + std::to_string(rs.to) + ": reference " +
+             fixed(rs.value, 2) + (std::isnan(ts.value) ? "" : ", tiled " + fixed(ts.value, 2)) + " (n² is 2).";
+  PlotSpec time = spec;
+  time.y_label = "milliseconds per call";
+  time.log_y = true;
+  if (!measured) time.y_min = 0.01, time.y_max = 1000;
+  std::vector<PlotSeries> times = both(n, "reference", d.reference_ms, "tiled", d.tiled_ms);
+  times.push_back(quadratic_guide("∝ n² (reference)", d.sizes, d.reference_ms, 4));
+  times.push_back(quadratic_guide("∝ n² (tiled)", d.sizes, d.tiled_ms, 0));
+  plot_card(grid, "time", h, "Time per call", slopes + " Each point is the median of 3 to 5 passes.", time, times);
+
+  PlotSpec speed = spec;
+  speed.y_label = "GFLOP/s";
+  speed.y_min = 0;
+  if (!measured) speed.y_max = 50;
+  std::vector<PlotSeries> rates = both(n, "reference", d.reference_gflops, "tiled", d.tiled_gflops);
+  if (!std::isnan(d.peak_gflops)) rates.push_back(level("peak (multiply-add loop)", n0, n1, d.peak_gflops, 7));
+  plot_card(grid, "gflops", h, "Achieved GFLOP/s",
+            "4n²d_k FLOPs over the measured time, against the loop's peak: the reference spends its time writing "
+            "and rereading n × n matrices.",
+            speed, rates);
+
+  PlotSpec memory = spec;
+  memory.x_max = mem_n.back();
+  memory.y_label = "bytes";
+  memory.log_y = true;
+  std::vector<PlotSeries> held = {
+      {"reference: 6 n × n matrices", mem_n, d.reference_bytes, PlotSeries::Kind::line, 4, true},
+      {"one n × n score matrix (4n²)", mem_n, d.score_bytes, PlotSeries::Kind::line, 1},
+      {"tiled scratch", mem_n, d.tiled_bytes, PlotSeries::Kind::line, 0, true},
+      level("memory limit: " + bytes_text(d.memory_limit), mem_n.front(), mem_n.back(), d.memory_limit, 7)};
+  std::vector<PlotMarker> marks;
+  for (std::size_t i = 0; i < d.memory_n.size(); ++i)
+    if (d.reference_bytes[i] > d.memory_limit) {
+      marks.push_back({mem_n[i], "reference does not fit", 4});
+      break;
+    }
+  plot_card(grid, "memory", h, "Memory of one head",
+            "One reference call holds " + bytes_text(experiments::reference_bytes(d.sizes.back())) + " at n = " +
+                std::to_string(d.sizes.back()) + "; the tiled kernel " + bytes_text(d.tiled_bytes.front()) +
+                " at every n. A model has many heads and layers.",
+            memory, held, marks);
+
+  PlotSpec intensity = spec;
+  intensity.y_label = "FLOPs per byte";
+  intensity.log_y = true;
+  std::vector<PlotSeries> ai =
+      both(n, "QKᵀ written to memory", d.qk_intensity, "tiled (Q, K, V read once)", d.tiled_intensity);
+  if (!std::isnan(d.balance)) ai.push_back(level("this machine's balance", n0, n1, d.balance, 7));
+  plot_card(grid, "intensity", h, "Arithmetic intensity",
+            "QKᵀ: 2n²d_k FLOPs over 4(2nd_k + n²) bytes = nd_k / (2(2d_k + n)), at most d_k/2 = 32. The softmax "
+            "passes over n × n matrices do a few FLOPs per 8 bytes: far below the balance.",
+            intensity, ai);
+
+  table(d);
+  notice("Flash attention does the same FLOPs as the reference; it moves fewer bytes and holds no n × n matrix, so "
+         "its memory stays flat while the reference's grows as n² until it no longer fits. (The lesson's seed writes "
+         "the intensity of QKᵀ as T·d_k / (4(d_k + T)); its own byte count gives T·d_k / (2(2d_k + T)), which tends "
+         "to d_k/2, not d_k/4.)");
+}
+
+}  // namespace ui::exp

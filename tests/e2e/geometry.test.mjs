@@ -1,0 +1,73 @@
+// The dot product as geometry (d_k = 2): the scores step draws queries and keys as arrows in
+// the explanation panel, and dragging an arrow's tip with the mouse edits that row of K (or Q),
+// after which the trace is what float64 computes here from the new matrices.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { labSession, openLab } from './harness.mjs';
+
+const session = labSession();
+
+// Input reaches the app in its next drawn frames (its loop runs in animation frames).
+const frames = page => page.evaluate(() => new Promise(resolve => {
+  let n = 0;
+  const tick = () => (++n === 4 ? resolve() : requestAnimationFrame(tick));
+  requestAnimationFrame(tick);
+}));
+
+async function drag(page, from, to) {
+  await page.mouse.move(...from);
+  await frames(page);
+  await page.mouse.down();
+  await frames(page);
+  await page.mouse.move(...to, { steps: 8 });
+  await frames(page);
+  await page.mouse.up();
+  await frames(page);
+}
+
+const rows = (text, cols) => {
+  const flat = text.split(',').map(Number);
+  return Array.from({ length: flat.length / cols }, (_, r) => flat.slice(r * cols, r * cols + cols));
+};
+
+function assertScores(trace, q, k, scale) {
+  trace.scores.forEach((row, i) => row.forEach((s, j) => {
+    const expected = scale * (q[i][0] * k[j][0] + q[i][1] * k[j][1]);
+    assert.ok(Math.abs(s - expected) <= 1e-5 * Math.max(1, Math.abs(expected)), `S[${i}][${j}]: ${s} vs ${expected}`);
+  }));
+}
+
+// Both states below lay the panel out alike (4 keys, query 0 = [1, 0.5], largest coordinate
+// 1.2): at 1280 × 800 the plot's origin is at (1049, 571), 110 px per unit.
+const origin = [1049, 571], unit = 110.4;
+const at = ([x, y]) => [origin[0] + x * unit, origin[1] - y * unit];
+
+test('dragging a key arrow edits that row of K, and the scores follow', async () => {
+  const before = { q: '1,0.5,-0.5,1', k: '1.2,0.8,-0.4,0.9,-1,-0.6,0.3,-1.1' };
+  const { page, errors } = await openLab(session.browser.context, session.server.url,
+    `attn=cross&nq=2&nk=4&dk=2&dv=2&causal=0&step=scores&query=0&q=${before.q}&k=${before.k}`);
+  await drag(page, at([-0.4, 0.9]), at([1, 1]));  // k1's tip to (1, 1)
+  const state = await page.evaluate(() => window.attentionLab.getState());
+  assert.equal(state.q, before.q, 'Q is unchanged');
+  const k = rows(state.k, 2), old = rows(before.k, 2);
+  assert.ok(Math.abs(k[1][0] - 1) < 0.05 && Math.abs(k[1][1] - 1) < 0.05, `k1 is now ${k[1]}`);
+  for (const j of [0, 2, 3]) assert.deepEqual(k[j], old[j], `k${j} is unchanged`);
+  assertScores(await page.evaluate(() => window.attentionLab.trace()), rows(state.q, 2), k, 1 / Math.sqrt(2));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('without projections, Q = K = V = X: dragging an arrow edits that row of all three', async () => {
+  const x = '1,0.5,-0.5,1,1.2,0.8,-1,-0.6';
+  const { page, errors } = await openLab(session.browser.context, session.server.url,
+    `attn=self&proj=0&n=4&dk=2&causal=0&step=scores&query=0&q=${x}`);
+  await drag(page, at([-0.5, 1]), at([0.5, -1]));  // row 1's tip to (0.5, −1)
+  const state = await page.evaluate(() => window.attentionLab.getState());
+  const q = rows(state.q, 2), old = rows(x, 2);
+  assert.ok(Math.abs(q[1][0] - 0.5) < 0.05 && Math.abs(q[1][1] + 1) < 0.05, `row 1 is now ${q[1]}`);
+  for (const j of [0, 2, 3]) assert.deepEqual(q[j], old[j], `row ${j} is unchanged`);
+  assert.equal(state.proj, '0');
+  assertScores(await page.evaluate(() => window.attentionLab.trace()), q, q, 1 / Math.sqrt(2));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
