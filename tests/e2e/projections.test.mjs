@@ -40,7 +40,9 @@ function csvMatrices(csv) {
   return out;
 }
 
-const readTable = page => page.evaluate(() => {
+// After the frames that show the last change (the app fills the table when it draws).
+const readTable = page => page.evaluate(async () => {
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
   const t = document.getElementById('stage-table');
   const [, ...rows] = t.querySelectorAll('tr');
   return { caption: t.caption.textContent, cells: rows.map(r => [...r.querySelectorAll('td')].map(td => Number(td.textContent.replace('−', '-')))) };
