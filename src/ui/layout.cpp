@@ -25,13 +25,12 @@ lab::State draw(const lab::Lab& lab, Ui& ui) {
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImGuiWindowFlags panel = ImGuiWindowFlags_AlwaysUseWindowPadding;
-  // The side panel: the step's arithmetic, below the question in practice mode.
-  auto side_panel = [&] {
-    if (lab.state().mode == "practice") {
-      practice(lab, next, ui);
-      ImGui::Separator();
-    }
-    arithmetic(lab, next, ui);
+  // Practice mode's question: above the step's arithmetic on a wide window, above the stages
+  // in a narrow column (where the stages would scroll it out of sight).
+  auto question = [&] {
+    if (lab.state().mode != "practice") return;
+    practice(lab, next, ui);
+    ImGui::Separator();
   };
   if (lab::is_experiment_view(lab.state().view)) {
     // An experiment fills the window in one scrolling panel; its cards lay themselves out.
@@ -53,16 +52,18 @@ lab::State draw(const lab::Lab& lab, Ui& ui) {
     ImGui::EndChild();
     ImGui::SameLine(0, gap);
     ImGui::BeginChild("arithmetic", ImVec2(right, avail.y), true, panel);
-    side_panel();
+    question();
+    arithmetic(lab, next, ui);
     ImGui::EndChild();
   } else {
     ImGui::BeginChild("column", avail, false);
+    question();
     if (lab.state().view == "compare") compare_scales(lab, next, ui, std::max(avail.y * 0.62f, 420 * scale));
     else if (lab.state().step == lab::Step::input) projections(lab, next, ui, 0);
     else stages(lab, next, ui, 0);
     ImGui::Spacing();
     ImGui::BeginChild("arithmetic", ImVec2(0, 360 * scale), true, panel);
-    side_panel();
+    arithmetic(lab, next, ui);
     ImGui::EndChild();
     if (!compact && ImGui::CollapsingHeader("Inputs: shape, scale, mask, Q K V")) inputs(lab, next, ui);
     ImGui::EndChild();
