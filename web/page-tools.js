@@ -38,14 +38,8 @@ window.attentionLabTools = function (Module, api, call) {
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 10000);
   }
-  Module.labDownload = (name, mime, bytes, width, height) => {
-    if (mime !== 'image/png') return save(new Blob([bytes], { type: mime }), name);
-    const canvas = document.createElement('canvas');
-    canvas.width = width;
-    canvas.height = height;
-    canvas.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(bytes.buffer), width, height), 0, 0);
-    canvas.toBlob(blob => blob ? save(blob, name) : message('The browser could not encode the PNG.'), 'image/png');
-  };
+  // The files come encoded (the PNG with its title and link as text chunks).
+  Module.labDownload = (name, mime, bytes) => save(new Blob([bytes], { type: mime }), name);
 
   // [clipboard] navigator.clipboard where the page may write to it; otherwise the Export menu
   // keeps the line selectable and says so.

@@ -1,7 +1,7 @@
 // attention-lab: the GLFW main loop for the desktop (OpenGL 3.3) and the browser (WebGL2),
 // one main for both. Natively:
 //   attention-lab [--state "preset=causal-3x2&step=softmax"] [--size 1280x800]
-//                 [--screenshot FILE [--frames N]]
+//                 [--screenshot FILE [--frames N]] [--export png|csv|json [--frames N]]
 // In the browser the state comes from the URL fragment and the page API (page_bridge.h).
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -13,12 +13,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <malloc.h>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "accessibility.h"
 #include "allocator.h"
 #include "gl.h"
 #include "lab.h"
+#include "load.h"
 #include "message.h"
 #include "page_bridge.h"
 #include "page_tools.h"
@@ -37,6 +40,7 @@ namespace {
 struct Options {
   std::string state;
   std::string screenshot;
+  std::string export_kind;  // png, csv or json: the Export menu's file, into the working directory
   int frames = 3;
   int width = 1280, height = 800;
 };
@@ -66,7 +70,7 @@ void wake() { g_app->pending = std::max(g_app->pending, kSettleFrames); }
 
 bool animating(const App& app) {
   return app.ui.playing || app.lab.training_running() || app.lab.experiment().running() ||
-         !app.options.screenshot.empty();
+         !app.options.screenshot.empty() || !app.options.export_kind.empty();
 }
 
 // Every GLFW input wakes the loop; installed before ImGui's callbacks, which chain to these.
@@ -83,9 +87,10 @@ void wake_on_input(GLFWwindow* window) {
 
 void usage() {
   std::fprintf(stderr,
-               "usage: attention-lab [--state FRAGMENT] [--size WxH] [--screenshot FILE [--frames N]]\n"
+               "usage: attention-lab [--state FRAGMENT] [--size WxH] [--screenshot FILE | --export KIND] [--frames N]\n"
                "  --state       a URL fragment, e.g. \"preset=causal-3x2&step=softmax&query=2\"\n"
-               "  --screenshot  render N frames (default 3), write the window to FILE (PNG), exit\n");
+               "  --screenshot  render N frames (default 3), write the window to FILE (PNG), exit\n"
+               "  --export      render N frames, save the Export menu's png, csv or json file here, exit\n");
 }
 
 bool parse_args(int argc, char** argv, Options& o) {
@@ -94,12 +99,36 @@ bool parse_args(int argc, char** argv, Options& o) {
     const bool has_value = i + 1 < argc;
     if (arg == "--state" && has_value) o.state = argv[++i];
     else if (arg == "--screenshot" && has_value) o.screenshot = argv[++i];
+    else if (arg == "--export" && has_value) {
+      o.export_kind = argv[++i];
+      if (o.export_kind != "png" && o.export_kind != "csv" && o.export_kind != "json") return false;
+    }
     else if (arg == "--frames" && has_value) o.frames = std::max(1, std::atoi(argv[++i]));
     else if (arg == "--size" && has_value) {
       if (std::sscanf(argv[++i], "%dx%d", &o.width, &o.height) != 2 || o.width < 200 || o.height < 200) return false;
     } else return false;
   }
   return true;
+}
+
+// [SECTION] changes of state and their history (history.h)
+// Applies a change and records it; `ongoing`: part of a gesture still under way (a drag).
+void change_state(App& app, lab::State next, bool ongoing) {
+  if (next == app.lab.state()) {
+    app.ui.history.settle(ongoing);
+    return;
+  }
+  const lab::State before = app.lab.state();
+  app.lab.set_state(std::move(next));
+  app.ui.history.record(before, app.lab.state(), ongoing);
+}
+
+// The undo (negative) and redo steps the buttons and keys asked for.
+void step_history(App& app) {
+  for (; app.ui.history_steps < 0; ++app.ui.history_steps)
+    if (std::optional<lab::State> s = app.ui.history.undo(app.lab.state())) app.lab.set_state(std::move(*s));
+  for (; app.ui.history_steps > 0; --app.ui.history_steps)
+    if (std::optional<lab::State> s = app.ui.history.redo(app.lab.state())) app.lab.set_state(std::move(*s));
 }
 
 // Applies a fragment over the current state (or over the defaults when `replace`), shows
@@ -111,11 +140,13 @@ void apply_fragment(App& app, const std::string& fragment, bool replace,
     base = lab::presets().front().state;  // an empty link opens the lesson's worked example
     base.theme = app.lab.state().theme;
   }
-  lab::ParseResult parsed = lab::parse_fragment(fragment, base);
+  lab::ParseResult parsed = lab::parse_fragment(fragment, base, !replace);
   earlier.insert(earlier.end(), parsed.notes.begin(), parsed.notes.end());
   app.ui.notes = earlier;
   page::notes(earlier);
-  app.lab.set_state(std::move(parsed.state));
+  // The state the page opens with is where the history starts, not an edit.
+  if (app.frames == 0) app.lab.set_state(std::move(parsed.state));
+  else change_state(app, std::move(parsed.state), false);
   if (app.lab.take_changed()) page::state_changed(lab::to_fragment(app.lab.state()));
   wake();  // the notes alone are something new to show
 }
@@ -219,7 +250,10 @@ void frame() {
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
   // The person's changes: one recomputation at most, after the frame that asked for it.
-  app.lab.set_state(std::move(next));
+  // A gesture is a drag, or a button held down, on an item (one undo for the whole drag); a
+  // value typed into a field is an edit of its own.
+  change_state(app, std::move(next), ImGui::IsAnyItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Left));
+  step_history(app);
   if (app.lab.take_changed()) {
     page::state_changed(lab::to_fragment(app.lab.state()));
     wake();
@@ -241,6 +275,12 @@ void frame() {
 #ifndef __EMSCRIPTEN__
   if (!app.options.screenshot.empty() && app.frames >= app.options.frames) {
     app.failed = !write_screenshot(app.options.screenshot.c_str(), fb_w, fb_h);
+    glfwSetWindowShouldClose(app.window, GLFW_TRUE);
+  }
+  if (const std::string& kind = app.options.export_kind; !kind.empty() && app.frames >= app.options.frames) {
+    ui::run_export(app.lab, app.ui, kind == "png" ? ui::ExportKind::png : kind == "csv" ? ui::ExportKind::csv : ui::ExportKind::json);
+    std::fprintf(stderr, "attention-lab: %s\n", app.ui.export_message.c_str());
+    app.failed = app.ui.export_message.rfind("Saved to ", 0) != 0;
     glfwSetWindowShouldClose(app.window, GLFW_TRUE);
   }
 #endif
@@ -304,6 +344,21 @@ const char* lab_answer(const char* value) {
   wake();
   return text.c_str();
 }
+// attentionLab.load (web/load.js): data in the contract's format, shown in the walkthrough
+// (src/model/load.h) as one undoable change. Returns {"notes": [...]} or {"error": "..."};
+// an error changes nothing.
+const char* lab_load(const char* request, const char* options) {
+  static std::string text;
+  lab::Loaded loaded = lab::load_request(request, options, g_app->lab.state());
+  text = loaded.error.empty() ? nlohmann::json{{"notes", loaded.notes}}.dump()
+                              : nlohmann::json{{"error", loaded.error}}.dump();
+  if (loaded.error.empty()) {
+    change_state(*g_app, std::move(loaded.state), false);
+    if (g_app->lab.take_changed()) page::state_changed(lab::to_fragment(g_app->lab.state()));
+    wake();
+  }
+  return text.c_str();
+}
 }
 
 int main(int argc, char** argv) {
@@ -324,7 +379,7 @@ int main(int argc, char** argv) {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
-  if (!app.options.screenshot.empty()) glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+  if (!app.options.screenshot.empty() || !app.options.export_kind.empty()) glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
 #endif
   app.window = glfwCreateWindow(app.options.width, app.options.height, "Attention Lab", nullptr, nullptr);
   if (!app.window) {
@@ -350,6 +405,10 @@ int main(int argc, char** argv) {
     if (key == GLFW_KEY_ENTER || key == GLFW_KEY_KP_ENTER) keys.push_back(Key::enter);
     if (key == GLFW_KEY_ESCAPE) keys.push_back(Key::escape);
     if (key == GLFW_KEY_SPACE) keys.push_back(Key::space);
+    // Ctrl+Z, Ctrl+Shift+Z and Ctrl+Y (Cmd on a Mac).
+    const bool command = (mods & (GLFW_MOD_CONTROL | GLFW_MOD_SUPER)) != 0;
+    if (command && key == GLFW_KEY_Z) keys.push_back((mods & GLFW_MOD_SHIFT) ? Key::redo : Key::undo);
+    if (command && key == GLFW_KEY_Y) keys.push_back(Key::redo);
     // The desktop window keeps Tab inside (the browser page lets it leave: page-tools.js).
     if (key == GLFW_KEY_TAB) ui::tab(g_app->ui, (mods & GLFW_MOD_SHIFT) != 0, true);
   });

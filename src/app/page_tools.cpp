@@ -16,7 +16,6 @@
 #include <nlohmann/json.hpp>
 #define PAGE_API EMSCRIPTEN_KEEPALIVE
 #else
-#include <stb/stb_image_write.h>  // its implementation is compiled in screenshot.cpp
 #define PAGE_API
 #endif
 
@@ -34,16 +33,13 @@ bool g_png_requested = false;
 
 #ifdef __EMSCRIPTEN__
 
-// web/page-tools.js turns the bytes into a download (PNG through a canvas) and answers a copy
-// through lab_export_message once the clipboard has (or has not) taken the text.
+// web/page-tools.js turns the bytes into a download and answers a copy through
+// lab_export_message once the clipboard has (or has not) taken the text.
 std::string save(const ui::ExportFile& file) {
-  const bool image = !file.rgba.empty();
   EM_ASM({
     if (!Module.labDownload) return;
-    const bytes = HEAPU8.slice($2, $2 + $3);
-    Module.labDownload(UTF8ToString($0), UTF8ToString($1), bytes, $4, $5);
-  }, file.name.c_str(), file.mime.c_str(), image ? file.rgba.data() : reinterpret_cast<const unsigned char*>(file.text.data()),
-         image ? file.rgba.size() : file.text.size(), file.width, file.height);
+    Module.labDownload(UTF8ToString($0), UTF8ToString($1), HEAPU8.slice($2, $2 + $3));
+  }, file.name.c_str(), file.mime.c_str(), file.bytes.data(), file.bytes.size());
   return "Downloading " + file.name + ".";
 }
 
@@ -72,14 +68,8 @@ void announce(const std::string& text) {
 
 std::string save(const ui::ExportFile& file) {
   const std::filesystem::path path = std::filesystem::absolute(file.name);
-  bool ok = false;
-  if (!file.rgba.empty()) {
-    stbi_flip_vertically_on_write(0);  // the rows are already top first
-    ok = stbi_write_png(path.string().c_str(), file.width, file.height, 4, file.rgba.data(), file.width * 4) != 0;
-  } else {
-    std::ofstream out(path, std::ios::binary);
-    ok = bool(out << file.text);
-  }
+  std::ofstream out(path, std::ios::binary);
+  const bool ok = bool(out << file.bytes);
   return ok ? "Saved to " + path.string() : "Could not write " + path.string();
 }
 

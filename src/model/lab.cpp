@@ -26,13 +26,6 @@ State compute_key(State s) {
   return s;
 }
 
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
 // Splits flat (batch, rows, cols) values into one Eigen matrix per sequence.
 std::vector<attn::Matrix> per_batch(const std::vector<float>& flat, int batches, int rows, int cols) {
   std::vector<attn::Matrix> out;
@@ -43,20 +36,6 @@ std::vector<attn::Matrix> per_batch(const std::vector<float>& flat, int batches,
 
 }  // namespace
 
-std::vector<float> seeded_values(std::uint32_t seed, std::uint32_t salt, std::size_t count) {
-  std::vector<float> values(count);
-  const std::uint64_t stream = (std::uint64_t(seed) << 32 | salt) * 0x100000001b3ull;
-  for (std::size_t i = 0; i < count; ++i)
-    values[i] = float(int(splitmix64(stream + i) % 31) - 15) / 10.0f;
-  return values;
-}
-
-std::vector<float> seeded_weights(std::uint32_t seed, std::uint32_t salt, int rows, int cols) {
-  std::vector<float> w = seeded_values(seed, salt, std::size_t(rows) * cols);
-  for (float& x : w) x = std::round(x / std::sqrt(float(rows)) * 100.0f) / 100.0f;
-  return w;
-}
-
 Lab::Lab(State state) : state_(std::move(state)) {
   normalize(state_);
   recompute();
@@ -65,7 +44,7 @@ Lab::Lab(State state) : state_(std::move(state)) {
 }
 
 void Lab::set_state(State state) {
-  normalize(state);
+  normalize(state, state_);  // typed values survive a new shape or seed (typed.h)
   if (state == state_) return;
   const bool recompute_needed = compute_key(state) != compute_key(state_);
   state_ = std::move(state);
@@ -148,10 +127,10 @@ void Lab::recompute() {
   const int b = s.batches();
   if (s.projected()) {
     // Q = X W_Q, K = X W_K, V = X W_V for every sequence, with one set of W for the batch.
-    flat_x_ = s.x.empty() ? seeded_values(s.seed, 1, std::size_t(b) * s.nq * s.dmodel) : s.x;
-    flat_wq_ = s.wq.empty() ? seeded_weights(s.seed, 4, s.dmodel, s.dk) : s.wq;
-    flat_wk_ = s.wk.empty() ? seeded_weights(s.seed, 5, s.dmodel, s.dk) : s.wk;
-    flat_wv_ = s.wv.empty() ? seeded_weights(s.seed, 6, s.dmodel, s.dv) : s.wv;
+    flat_x_ = typed_or_seeded(s, Typed::x);
+    flat_wq_ = typed_or_seeded(s, Typed::wq);
+    flat_wk_ = typed_or_seeded(s, Typed::wk);
+    flat_wv_ = typed_or_seeded(s, Typed::wv);
     x_ = per_batch(flat_x_, b, s.nq, s.dmodel);
     w_q_ = per_batch(flat_wq_, 1, s.dmodel, s.dk)[0];
     w_k_ = per_batch(flat_wk_, 1, s.dmodel, s.dk)[0];
@@ -172,12 +151,12 @@ void Lab::recompute() {
     flat_x_.clear(), flat_wq_.clear(), flat_wk_.clear(), flat_wv_.clear();
     x_.assign(std::size_t(b), attn::Matrix());
     w_q_ = w_k_ = w_v_ = attn::Matrix();
-    flat_q_ = s.q.empty() ? seeded_values(s.seed, 1, std::size_t(b) * s.nq * s.dk) : s.q;
+    flat_q_ = typed_or_seeded(s, Typed::q);
     if (s.kind == Kind::self) {
       flat_k_ = flat_v_ = flat_q_;  // Q = K = V = X, the lesson's worked example
     } else {
-      flat_k_ = s.k.empty() ? seeded_values(s.seed, 2, std::size_t(b) * s.nk * s.dk) : s.k;
-      flat_v_ = s.v.empty() ? seeded_values(s.seed, 3, std::size_t(b) * s.nk * s.dv) : s.v;
+      flat_k_ = typed_or_seeded(s, Typed::k);
+      flat_v_ = typed_or_seeded(s, Typed::v);
     }
   }
   q_ = per_batch(flat_q_, b, s.nq, s.dk);
@@ -204,12 +183,14 @@ std::string Lab::mask_reason(int i, int j) const {
 }
 
 std::string Lab::query_label(int i) const {
+  if (int(state_.query_tokens.size()) == state_.nq) return state_.query_tokens[i];
   const Preset* p = find_preset(state_.preset);
   if (p && int(p->query_tokens.size()) == state_.nq) return p->query_tokens[i];
   return "q" + std::to_string(i);
 }
 
 std::string Lab::key_label(int j) const {
+  if (int(state_.key_tokens.size()) == state_.nk) return state_.key_tokens[j];
   const Preset* p = find_preset(state_.preset);
   if (p && int(p->key_tokens.size()) == state_.nk) return p->key_tokens[j];
   return "k" + std::to_string(j);

@@ -12,6 +12,7 @@
 #include "reference.h"
 #include "state.h"
 #include "training.h"
+#include "typed.h"  // seeded_values, seeded_weights
 
 namespace lab {
 
@@ -37,7 +38,7 @@ class Lab {
   // Why key j is removed for query i in the shown sequence ("" if it is not).
   std::string mask_reason(int i, int j) const;
 
-  // Axis labels: the preset's tokens when they fit, otherwise "q0", "k3", ...
+  // Axis labels: loaded tokens or the preset's when they fit, otherwise "q0", "k3", ...
   std::string query_label(int i) const;
   std::string key_label(int j) const;
 
@@ -127,13 +128,5 @@ class Lab {
   };
   mutable std::vector<ScaledWeights> scaled_weights_;  // filled on demand by a const view
 };
-
-// The values a seed draws for a matrix: multiples of 0.1 in [-1.5, 1.5], so every product in
-// the walkthrough is easy to check by hand. `salt` tells Q, K and V apart.
-std::vector<float> seeded_values(std::uint32_t seed, std::uint32_t salt, std::size_t count);
-// A projection W (rows × cols, rows = d_model) drawn from a seed: seeded_values scaled by
-// 1/√d_model, as layers are initialised, so Q = X W keeps X's spread whatever d_model; rounded
-// to 0.01 so every weight reads exactly as the interface prints it.
-std::vector<float> seeded_weights(std::uint32_t seed, std::uint32_t salt, int rows, int cols);
 
 }  // namespace lab

@@ -132,18 +132,4 @@ unsigned Heatmap::paint(int width, int height, const CellRect& view, const Heatm
   return image_;
 }
 
-bool Heatmap::read(std::vector<unsigned char>& rgba, int& width, int& height) const {
-  if (!painted_) return false;
-  width = width_;
-  height = height_;
-  rgba.resize(std::size_t(width) * height * 4);
-  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
-  // No flip: paint() puts the matrix's first row in GL's first row, which the interface
-  // also shows at the top.
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  return true;
-}
-
 }  // namespace render

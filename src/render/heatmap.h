@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 namespace render {
 
@@ -39,8 +38,6 @@ class Heatmap {
   void set_values(const float* values, int rows, int cols, std::uint64_t version);
   // Paints `view` into a width × height pixel image; returns its GL texture name.
   unsigned paint(int width, int height, const CellRect& view, const HeatmapLook& look);
-  // The last painted image read back as RGBA, top row first; false if nothing was painted.
-  bool read(std::vector<unsigned char>& rgba, int& width, int& height) const;
 
  private:
   unsigned values_ = 0, image_ = 0, framebuffer_ = 0;

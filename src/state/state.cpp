@@ -13,6 +13,7 @@
 
 #include "gradients.h"  // the views' limits: experiments::kGradientsN, kHeadsMaxSize
 #include "heads.h"
+#include "typed.h"  // normalize(state, before): a live change keeps typed values
 
 namespace lab {
 
@@ -23,7 +24,8 @@ constexpr const char* kStepNames[kStepCount] = {"input", "scores", "scale", "mas
 
 auto tie(const State& s) {
   return std::tie(s.preset, s.step, s.query, s.batch, s.view, s.kind, s.nq, s.nk, s.dk, s.dv,
-                  s.seed, s.scale, s.custom_scale, s.causal, s.pad, s.blocked, s.q, s.k, s.v, s.project,
+                  s.seed, s.scale, s.custom_scale, s.causal, s.pad, s.blocked, s.q, s.k, s.v, s.source, s.query_tokens,
+                  s.key_tokens, s.project,
                   s.dmodel, s.x, s.wq, s.wk, s.wv,
                   s.theme, s.ui, s.mode, s.mult, s.row, s.pitfall, s.tile, s.heads, s.kv_heads, s.run, s.train, s.play,
                   s.steps_per_frame, s.vs);
@@ -80,6 +82,12 @@ void normalize(State& s) {
                        : 1.0f;
   for (std::vector<float>* m : {&s.q, &s.k, &s.v, &s.x, &s.wq, &s.wk, &s.wv})
     for (float& x : *m) x = std::isfinite(x) ? std::clamp(x, -Limits::max_value, Limits::max_value) : 0.0f;
+  // Loaded data is cross-attention's Q, K, V: without them nothing loaded is shown any more.
+  if (s.kind != Kind::cross || s.q.empty() || s.k.empty() || s.v.empty()) {
+    s.source.clear();
+    s.query_tokens.clear();
+    s.key_tokens.clear();
+  }
   s.query = std::clamp(s.query, 0, s.nq - 1);
   s.batch = std::clamp(s.batch, 0, s.batches() - 1);
   s.steps_per_frame = std::clamp(s.steps_per_frame, 1, TrainLimits::max_steps_per_frame);
@@ -499,7 +507,7 @@ bool nearest_valid(const train::Config& c, const TrainKey& key, const std::strin
 
 }  // namespace
 
-ParseResult parse_fragment(std::string_view fragment, const State& base) {
+ParseResult parse_fragment(std::string_view fragment, const State& base, bool live) {
   ParseResult result{base, {}};
   if (!fragment.empty() && fragment.front() == '#') fragment.remove_prefix(1);
   std::vector<std::pair<std::string, std::string>> pairs;
@@ -620,7 +628,8 @@ ParseResult parse_fragment(std::string_view fragment, const State& base) {
   if (result.state.view != "scaling" && result.state.dk > Limits::max_d)
     changed.push_back({"dk", std::to_string(result.state.dk), "is only for view=scaling", ""});
   const std::size_t sequences = result.state.pad.size();
-  normalize(result.state);
+  if (live) normalize(result.state, base);
+  else normalize(result.state);
   if (result.state.pad.size() < sequences)
     result.notes.push_back("pad gives " + std::to_string(sequences) + " sequences of " + std::to_string(result.state.nq) +
                            " × " + std::to_string(result.state.nk) + " scores, more than the walkthrough keeps (" +
@@ -666,15 +675,17 @@ std::string to_fragment(const State& s, bool complete) {
   if ((all || s.scale != base.scale || s.custom_scale != base.custom_scale) && !shared("scale"))
     put("scale", s.scale == ScaleChoice::custom ? float_text(s.custom_scale) : kScaleNames[int(s.scale)]);
   if ((all || s.causal != base.causal) && !shared("causal")) put("causal", kCausalNames[int(s.causal)]);
+  // Loaded data (Q, K, V and its mask) stays out of links: at n = 2048 it would be megabytes.
+  const bool loaded = !s.source.empty();
   // The complete form names the mask too (a preset's padding is part of what is computed).
   if (s.pad != base.pad || (all && !s.pad.empty())) put("pad", list_text(s.pad, ints));
-  if (s.blocked != base.blocked || (all && !s.blocked.empty()))
+  if ((s.blocked != base.blocked || (all && !s.blocked.empty())) && !loaded)
     put("block", list_text(s.blocked, [](const std::pair<int, int>& c) {
           return std::to_string(c.first) + ":" + std::to_string(c.second);
         }));
-  if (s.q != base.q) put("q", list_text(s.q, float_text));
-  if (s.k != base.k) put("k", list_text(s.k, float_text));
-  if (s.v != base.v) put("v", list_text(s.v, float_text));
+  if (s.q != base.q && !loaded) put("q", list_text(s.q, float_text));
+  if (s.k != base.k && !loaded) put("k", list_text(s.k, float_text));
+  if (s.v != base.v && !loaded) put("v", list_text(s.v, float_text));
   if (s.x != base.x) put("x", list_text(s.x, float_text));
   if (s.wq != base.wq) put("wq", list_text(s.wq, float_text));
   if (s.wk != base.wk) put("wk", list_text(s.wk, float_text));
@@ -701,12 +712,11 @@ std::string to_fragment(const State& s, bool complete) {
   for (const TrainKey& key : kTrainKeys)
     if ((train || !key.shared) && ((all && train) || key.text(s.train) != key.text(defaults)))
       put(key.key, key.text(s.train));
-  if (train) {
-    const State plain;
-    if (all || s.play != plain.play) put("play", s.play ? "1" : "0");
-    if (all || s.steps_per_frame != plain.steps_per_frame) put("spf", ints(s.steps_per_frame));
-    if (all || s.vs != plain.vs) put("vs", s.vs);
-  }
+  // How the runs play, likewise in any view where they differ.
+  const State plain;
+  if ((all && train) || s.play != plain.play) put("play", s.play ? "1" : "0");
+  if ((all && train) || s.steps_per_frame != plain.steps_per_frame) put("spf", ints(s.steps_per_frame));
+  if ((all && train) || s.vs != plain.vs) put("vs", s.vs);
   return out;
 }
 

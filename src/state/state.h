@@ -67,6 +67,10 @@ struct State {
   std::vector<int> pad;                         // key lengths, one per sequence (a batch)
   std::vector<std::pair<int, int>> blocked;     // custom mask: (query, key) cells removed
   std::vector<float> q, k, v;                   // typed-in matrices; empty = drawn from seed
+  // Data a person loaded (src/model/load.h): what it was ("q.npy, k.npy, v.npy"; "" = none)
+  // and its axis labels. Loaded matrices are not written into links (they can be megabytes).
+  std::string source;
+  std::vector<std::string> query_tokens, key_tokens;  // empty = indices
   // Self-attention's input. With `project`, X (batch × n × d_model, the tokens' embeddings) and
   // the projections W_Q, W_K (d_model × d_k) and W_V (d_model × d_v), one set for the batch,
   // make Q = X W_Q, K = X W_K, V = X W_V. Without, Q = K = V = X is `q` (d_model = d_k): the
@@ -150,8 +154,9 @@ struct ParseResult {
 };
 
 // Reads a fragment (with or without the leading '#') over `base`; a `preset` key anywhere
-// in it replaces the base first. Never throws.
-ParseResult parse_fragment(std::string_view fragment, const State& base);
+// in it replaces the base first. `live`: a change to what is on screen (the page API), whose
+// typed values survive a new shape or seed (typed.h); a link's meaning stays its own. Never throws.
+ParseResult parse_fragment(std::string_view fragment, const State& base, bool live = false);
 // The state as a fragment without '#': the preset (if any) and the keys that differ from it,
 // or, when `complete`, every key except matrices equal to the preset's (for the page API).
 std::string to_fragment(const State& s, bool complete = false);

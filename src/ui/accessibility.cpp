@@ -31,7 +31,9 @@ void cell_key(const lab::Lab& lab, lab::State& next, Ui& ui, Ui::Key key) {
     case Ui::Key::down: ui.cell_row += 1; break;
     case Ui::Key::enter: next.query = std::clamp(ui.cell_row, 0, rows - 1); break;
     case Ui::Key::escape: ui.focus = Ui::Focus::stepper; return;
-    case Ui::Key::space: break;
+    case Ui::Key::space:
+    case Ui::Key::undo:  // the history's (keyboard() in header.cpp)
+    case Ui::Key::redo: break;
   }
   ui.cell_row = std::clamp(ui.cell_row, 0, rows - 1);
   ui.cell_col = std::clamp(ui.cell_col, 0, cols - 1);

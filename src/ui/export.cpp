@@ -10,7 +10,12 @@
 
 #include <nlohmann/json.hpp>
 
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#endif
+
 #include "explain.h"
+#include "figure.h"
 #include "theme.h"
 #include "ui.h"
 
@@ -54,14 +59,47 @@ std::string html_attribute(const std::string& value) {
   return out;
 }
 
-// The heatmap a PNG export shows: the current stage's, or the compared scale in use.
-HeatmapView* shown_heatmap(const lab::Lab& lab, Ui& ui) {
+// Where the configuration opens again: the page's address in the browser, the desktop app's
+// --state option natively.
+std::string configuration_link(const lab::State& state) {
+  const std::string fragment = lab::to_fragment(state);
+#ifdef __EMSCRIPTEN__
+  return std::string(emscripten_run_script_string("location.href.replace(/#.*$/, '')")) + "#" + fragment;
+#else
+  return "attention-lab --state '" + fragment + "'";
+#endif
+}
+
+// The figure a PNG export shows: the current stage's heatmap, or the compared scale in use,
+// as last drawn (its colours and labels) with the matrix it shows now; or why there is none.
+std::string shown_figure(const lab::Lab& lab, const Ui& ui, Figure& figure) {
   const lab::State& s = lab.state();
-  if (s.view == "walkthrough") return &ui.stage_views[int(s.step)];
-  if (s.view == "compare")
+  const HeatmapSpec* shown = nullptr;
+  const attn::Matrix* values = nullptr;
+  if (s.view == "walkthrough") {
+    if (int(s.step) >= first_hidden_step(lab)) return "This stage is hidden until you answer the practice question.";
+    shown = ui.stage_views[int(s.step)].shown();
+    values = &stage_values(lab, s.step);
+    figure.title = "Attention Lab · stage " + std::to_string(int(s.step)) + ": " + stage_title(s.step);
+    figure.axes = std::string("rows: queries · columns: ") +
+                  (columns_are_keys(s.step) ? "keys" : s.step == lab::Step::input ? "dimensions (d_k)" : "dimensions (d_v)");
+  } else if (s.view == "compare") {
     for (int c = 0; c < 3; ++c)
-      if (kComparedScales[c].choice == s.scale) return &ui.compare_views[c];
-  return nullptr;
+      if (kComparedScales[c].choice == s.scale) {
+        shown = ui.compare_views[c].shown();
+        values = &lab.weights_with_scale(lab.scale_of(s.scale));
+        figure.title = std::string("Attention Lab · A = softmax(S · scale), scale ") + kComparedScales[c].name;
+        figure.axes = "rows: queries · columns: keys";
+      }
+  }
+  // A heatmap drawn for other values (the frame after a change has not been drawn yet) would
+  // give the wrong colours.
+  if (!shown || shown->version != lab.version()) return "No heatmap on screen to export in this view.";
+  figure.spec = *shown;
+  figure.spec.values = values;
+  figure.spec.dimmed = false;
+  figure.link = configuration_link(s);
+  return "";
 }
 
 }  // namespace
@@ -106,14 +144,18 @@ void run_export(const lab::Lab& lab, Ui& ui, ExportKind kind) {
   ExportFile file;
   switch (kind) {
     case ExportKind::png: {
-      HeatmapView* view = shown_heatmap(lab, ui);
-      if (!view || !view->snapshot(file.rgba, file.width, file.height)) {
-        ui.export_message = "No heatmap on screen to export in this view.";
+      Figure figure;
+      if (std::string why = shown_figure(lab, ui, figure); !why.empty()) {
+        ui.export_message = why;
         return;
       }
+      std::vector<unsigned char> rgba;
+      int width = 0, height = 0;
+      draw_figure(figure, rgba, width, height);
       const lab::State& s = lab.state();
       file.name = "attention-lab-" + std::string(s.view == "compare" ? "compare" : lab::step_name(s.step)) + ".png";
       file.mime = "image/png";
+      file.bytes = encode_png(rgba, width, height, {{"Title", figure.title}, {"Link", figure.link}});
       break;
     }
     case ExportKind::csv:

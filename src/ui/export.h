@@ -1,11 +1,11 @@
-// Export of what is on screen: the current stage's heatmap as PNG, the shown head's matrices
-// as CSV, the state and trace as JSON, and the <attention-lab …> line that embeds it.
+// Export of what is on screen: the current stage's heatmap as a PNG figure (figure.h), the
+// shown head's matrices as CSV, the state and trace as JSON, and the <attention-lab …> line
+// that embeds it.
 // The files are built here; the app delivers them (a file beside the working directory
 // natively, a download in the browser) through Ui::save and Ui::copy.
 #pragma once
 
 #include <string>
-#include <vector>
 
 #include "lab.h"
 
@@ -18,9 +18,7 @@ enum class ExportKind { png, csv, json, embed };
 struct ExportFile {
   std::string name;  // suggested file name, e.g. "attention-lab-softmax.png"
   std::string mime;
-  std::string text;                  // csv and json
-  std::vector<unsigned char> rgba;   // png: width × height pixels, top row first
-  int width = 0, height = 0;
+  std::string bytes;  // the file's contents (text for CSV and JSON)
 };
 
 // Every matrix of the shown head in long form, one value per line:
@@ -35,8 +33,9 @@ std::string state_json(const lab::Lab& lab);
 // looks like the screen whatever the host's preference.
 std::string embed_code(const lab::State& state);
 
-// Builds the file (the PNG from the heatmap of the current stage as last painted) and hands
-// it to ui.save or ui.copy; the message they return is shown in the Export menu.
+// Builds the file (the PNG from the heatmap of the current stage as last drawn, with its title,
+// labels, values, colour scale and the configuration's link) and hands it to ui.save or
+// ui.copy; the message they return is shown in the Export menu.
 void run_export(const lab::Lab& lab, Ui& ui, ExportKind kind);
 // The header's "Export" button (its width, to lay out the header) and its menu.
 float export_button_width();

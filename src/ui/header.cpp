@@ -42,6 +42,25 @@ void view_selector(const lab::State& s, lab::State& next, float width) {
 void stepper(const lab::State& s, lab::State& next, Ui& ui);
 void notes(Ui& ui);
 
+// Undo and redo of the person's edits (history.h), as Ctrl+Z and Ctrl+Shift+Z.
+constexpr const char* kUndo = "Undo";
+constexpr const char* kRedo = "Redo";
+float history_buttons_width() {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  return ImGui::CalcTextSize(kUndo).x + ImGui::CalcTextSize(kRedo).x + style.FramePadding.x * 4 + style.ItemSpacing.x * 2;
+}
+void history_buttons(Ui& ui) {
+  ImGui::BeginDisabled(!ui.history.can_undo());
+  if (ImGui::Button(kUndo)) --ui.history_steps;
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Undo the last edit (Ctrl+Z)");
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!ui.history.can_redo());
+  if (ImGui::Button(kRedo)) ++ui.history_steps;
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Redo what was undone (Ctrl+Shift+Z)");
+  ImGui::EndDisabled();
+}
+
 }  // namespace
 
 void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
@@ -57,7 +76,8 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const char* theme_label = palette().dark ? "☀ Light" : "☾ Dark";
   const ImGuiStyle& style = ImGui::GetStyle();
   const float buttons_w = view_w + ImGui::CalcTextSize(theme_label).x + style.FramePadding.x * 2 +
-                          style.ItemSpacing.x * 3 + export_button_width() + about_button_width();
+                          style.ItemSpacing.x * 3 + export_button_width() + about_button_width() +
+                          history_buttons_width();
   const float buttons_x = ImGui::GetWindowContentRegionMax().x - buttons_w;
   const float formula_w = ImGui::CalcTextSize(formula).x + style.ItemSpacing.x * 3;
   const bool formula_beside = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + formula_w < buttons_x;
@@ -68,6 +88,8 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
   // The buttons at the right of the title line, or on a line of their own where they would
   // cover the title (a narrow embed).
   if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + style.ItemSpacing.x <= buttons_x) ImGui::SameLine(buttons_x);
+  history_buttons(ui);
+  ImGui::SameLine();
   export_menu(lab, ui);
   ImGui::SameLine();
   view_selector(s, next, view_w);
@@ -143,7 +165,13 @@ void keyboard(const lab::Lab& lab, lab::State& next, Ui& ui) {
   keys.swap(ui.keys);
   if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ui.show_focus = false;
   // Typing in a field or dragging a value keeps its own use of the arrows.
+  // (A text field's own Ctrl+Z undoes its typing.)
   if (keys.empty() || ImGui::GetIO().WantTextInput || ImGui::IsAnyItemActive()) return;
+  // Undo and redo wherever the focus is; the other keys are the zones'.
+  const auto history_key = [](Ui::Key key) { return key == Ui::Key::undo || key == Ui::Key::redo; };
+  for (Ui::Key key : keys) ui.history_steps += key == Ui::Key::undo ? -1 : key == Ui::Key::redo ? 1 : 0;
+  keys.erase(std::remove_if(keys.begin(), keys.end(), history_key), keys.end());
+  if (keys.empty()) return;
   ui.show_focus = true;
   // view=train: Space plays or pauses the training; the walkthrough's keys do nothing there.
   if (lab.state().view == "train") {
@@ -165,7 +193,9 @@ void keyboard(const lab::Lab& lab, lab::State& next, Ui& ui) {
       case Ui::Key::up: next.query = std::max(next.query - 1, 0); break;
       case Ui::Key::space: toggle_play(lab.state(), next, ui); break;
       case Ui::Key::enter:
-      case Ui::Key::escape: break;
+      case Ui::Key::escape:
+      case Ui::Key::undo:  // taken above
+      case Ui::Key::redo: break;
     }
   }
 }

@@ -17,7 +17,9 @@ constexpr int kLegendSteps = 128;
 
 ImTextureID texture(unsigned name) { return reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(name)); }
 
-render::HeatmapLook look_for(const HeatmapSpec& spec) {
+}  // namespace
+
+render::HeatmapLook heatmap_look(const HeatmapSpec& spec) {
   render::HeatmapLook look;
   look.map = spec.map;
   look.lo = spec.lo;
@@ -30,12 +32,14 @@ render::HeatmapLook look_for(const HeatmapSpec& spec) {
 }
 
 // Readable text over a cell: light on the dark ends of the maps, dark in their middle/top.
-ImU32 text_on(const HeatmapSpec& spec, float x) {
+ImU32 cell_text_colour(const HeatmapSpec& spec, float x) {
   if (std::isinf(x)) return ImGui::GetColorU32(ImGuiCol_Text);
   const float t = std::clamp((x - spec.lo) / std::max(spec.hi - spec.lo, 1e-20f), 0.0f, 1.0f);
   const bool light = spec.map == render::Colormap::sequential ? t < 0.62f : std::fabs(t - 0.5f) > 0.33f;
   return light ? IM_COL32(255, 255, 255, 255) : IM_COL32(20, 24, 32, 255);
 }
+
+namespace {
 
 ImVec4 with_alpha(ImVec4 c, float a) {
   c.w *= a;
@@ -71,6 +75,7 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
   rows_ = rows;
   cols_ = cols;
   map_.set_values(m.data(), rows, cols, spec.version);
+  shown_ = spec;
 
   ImGui::PushID(id);
   const float scale = ImGui::GetFontSize() / 16.0f;
@@ -108,7 +113,7 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
   const ImVec2 origin(top_left.x + label_w, top_left.y + line * 1.4f);
 
   // The picture, painted by the colormap shader.
-  const unsigned image = map_.paint(int(size.x), int(size.y), view_, look_for(spec));
+  const unsigned image = map_.paint(int(size.x), int(size.y), view_, heatmap_look(spec));
   ImGui::SetCursorScreenPos(origin);
   ImGui::InvisibleButton("plot", size);
   draw->AddImage(texture(image), origin, ImVec2(origin.x + size.x, origin.y + size.y));
@@ -196,7 +201,7 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
         const std::string text = num_fit(m(r, c), max_chars);
         const ImVec2 t = ImGui::CalcTextSize(text.c_str());
         const ImVec2 p = cell_pos(r, c);
-        draw->AddText(ImVec2(p.x + (cw - t.x) * 0.5f, p.y + (ch - t.y) * 0.5f), text_on(spec, m(r, c)),
+        draw->AddText(ImVec2(p.x + (cw - t.x) * 0.5f, p.y + (ch - t.y) * 0.5f), cell_text_colour(spec, m(r, c)),
                       text.c_str());
       }
   }
@@ -231,7 +236,7 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
       for (int i = 0; i < kLegendSteps; ++i) ramp(0, i) = float(i) / (kLegendSteps - 1);
     }
     legend_.set_values(ramp.data(), 1, kLegendSteps, 1);
-    render::HeatmapLook look = look_for(spec);
+    render::HeatmapLook look = heatmap_look(spec);
     look.lo = 0;
     look.hi = 1;
     const float bar_h = line * 0.55f;

@@ -36,10 +36,12 @@ struct HeatmapHit {
 class HeatmapView {
  public:
   HeatmapHit draw(const char* id, const HeatmapSpec& spec);
-  // The picture as last painted (RGBA, top row first), for export; false if none yet.
-  bool snapshot(std::vector<unsigned char>& rgba, int& width, int& height) { return map_.read(rgba, width, height); }
+  // The spec as last drawn, with the range its colours used (export.cpp draws the same
+  // matrix as a figure); nullptr before the first draw.
+  const HeatmapSpec* shown() const { return shown_.values ? &shown_ : nullptr; }
 
  private:
+  HeatmapSpec shown_;
   render::Heatmap map_;
   render::Heatmap legend_;
   render::CellRect view_;
@@ -49,5 +51,10 @@ class HeatmapView {
   bool any_masked_ = false;                // whether any value is −∞ (the legend's hatch)
   std::uint64_t measured_version_ = ~0ull;  // the values' version they were measured on
 };
+
+// The shader's settings for a spec (its map, range and the theme's background), and the
+// colour of a value's text drawn over its cell: shared by the widget and the exported figure.
+render::HeatmapLook heatmap_look(const HeatmapSpec& spec);
+unsigned cell_text_colour(const HeatmapSpec& spec, float x);  // an ImU32
 
 }  // namespace ui

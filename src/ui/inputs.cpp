@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 
 #include "theme.h"
@@ -21,12 +22,10 @@ void section(const char* title) {
   ImGui::PopFont();
 }
 
-bool size_input(const char* label, int& value, int lo, int hi) {
+void size_input(const char* label, int& value, int lo, int hi) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
   int v = value;
-  if (!ImGui::InputInt(label, &v, 1, 8)) return false;
-  value = std::clamp(v, lo, hi);
-  return true;
+  if (ImGui::InputInt(label, &v, 1, 8)) value = std::clamp(v, lo, hi);
 }
 
 // One matrix (rows × cols of sequence `batch` in `flat`); on an edit, writes the whole
@@ -62,9 +61,13 @@ void matrix_editor(const char* name, const std::vector<float>& flat, int batch, 
   if (edited) target = values;
 }
 
-// A new shape or seed: every typed matrix goes, the seed draws them again.
-void clear_matrices(lab::State& next) {
-  for (std::vector<float>* m : {&next.q, &next.k, &next.v, &next.x, &next.wq, &next.wk, &next.wv}) m->clear();
+// Typed values survive a new shape or seed (lab::Lab::set_state keeps them): this button has
+// the seed draw every matrix again.
+void seed_button(lab::State& next) {
+  std::vector<float>* typed[] = {&next.q, &next.k, &next.v, &next.x, &next.wq, &next.wk, &next.wv};
+  if (std::all_of(std::begin(typed), std::end(typed), [](const std::vector<float>* m) { return m->empty(); })) return;
+  if (ImGui::SmallButton("use the seed's values"))
+    for (std::vector<float>* m : typed) m->clear();
 }
 
 }  // namespace
@@ -93,18 +96,13 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
   if (ImGui::RadioButton("cross", &kind, 1)) next.kind = lab::Kind::cross;
   if (s.kind == lab::Kind::self)
     ImGui::TextColored(palette().muted_text, "%s", s.project ? "Q, K, V = X·W_Q, X·W_K, X·W_V" : "Q = K = V = X (no W)");
-  bool resized = false;
-  resized |= size_input(s.kind == lab::Kind::self ? "n tokens" : "n_q queries", next.nq, 1, lab::Limits::max_n);
-  if (s.kind == lab::Kind::cross) resized |= size_input("n_k keys", next.nk, 1, lab::Limits::max_n);
-  resized |= size_input("d_k", next.dk, 1, lab::Limits::max_d);
-  if (s.kind == lab::Kind::cross) resized |= size_input("d_v", next.dv, 1, lab::Limits::max_d);
+  size_input(s.kind == lab::Kind::self ? "n tokens" : "n_q queries", next.nq, 1, lab::Limits::max_n);
+  if (s.kind == lab::Kind::cross) size_input("n_k keys", next.nk, 1, lab::Limits::max_n);
+  size_input("d_k", next.dk, 1, lab::Limits::max_d);
+  if (s.kind == lab::Kind::cross) size_input("d_v", next.dv, 1, lab::Limits::max_d);
   int seed = int(s.seed);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
-  if (ImGui::InputInt("seed", &seed)) {
-    next.seed = std::uint32_t(std::max(seed, 0));
-    clear_matrices(next);
-  }
-  if (resized) clear_matrices(next);
+  if (ImGui::InputInt("seed", &seed)) next.seed = std::uint32_t(std::max(seed, 0));
 
   section("Scale");
   const char* scales[] = {"1/√d_k", "none", "1/d_k", "custom"};
@@ -123,10 +121,8 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
   ImGui::SetNextItemWidth(-1);
   if (ImGui::Combo("##causal", &ca, causal, 3)) next.causal = lab::CausalChoice(ca);
   bool padded = !s.pad.empty();
-  if (ImGui::Checkbox("padding (batch of 2)", &padded)) {
+  if (ImGui::Checkbox("padding (batch of 2)", &padded))
     next.pad = padded ? std::vector<int>{s.nk, std::max(1, s.nk / 2)} : std::vector<int>{};
-    clear_matrices(next);
-  }
   for (std::size_t b = 0; b < s.pad.size(); ++b) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
     ImGui::SliderInt(("length " + std::to_string(b)).c_str(), &next.pad[b], 0, s.nk);
@@ -146,10 +142,11 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
 
   section("Inputs");
   if (s.kind == lab::Kind::self) {
-    if (ImGui::Checkbox("projections W_Q, W_K, W_V", &next.project)) clear_matrices(next);
-    if (s.projected() && size_input("d_model", next.dmodel, 1, lab::Limits::max_d)) clear_matrices(next);
+    ImGui::Checkbox("projections W_Q, W_K, W_V", &next.project);
+    if (s.projected()) size_input("d_model", next.dmodel, 1, lab::Limits::max_d);
   }
   ImGui::TextColored(palette().muted_text, "drag a cell, or double-click to type");
+  seed_button(next);
   if (s.projected()) {
     matrix_editor("X", lab.flat_x(), s.batch, s.nq, s.dmodel, next.x);
     matrix_editor("W_Q", lab.flat_wq(), 0, s.dmodel, s.dk, next.wq);

@@ -9,6 +9,7 @@
 
 #include "export.h"
 #include "heatmap_view.h"
+#include "history.h"
 #include "lab.h"
 
 namespace ui {
@@ -31,7 +32,7 @@ struct Ui {
   std::vector<std::string> notes;  // ignored URL keys and values, shown until dismissed
   // Keys pressed since the last frame, queued by the window's key callback: a quick tap can
   // go down and up between two frames, which ImGui 1.86's key state would miss.
-  enum class Key { left, right, up, down, enter, escape, space };
+  enum class Key { left, right, up, down, enter, escape, space, undo, redo };
   std::vector<Key> keys;
   // Keyboard focus (accessibility.h): the stepper or a cell of the current stage's heatmap.
   enum class Focus { stepper, cells };
@@ -55,6 +56,10 @@ struct Ui {
   int train_steps_requested = 0;
   bool train_reset_requested = false;
   bool measure_again_requested = false;  // view=cost's "Measure again"
+  // Undo and redo (history.h): the app records every change and applies the steps asked for
+  // by the header's buttons and the keys (negative: undo) after the frame.
+  lab::History history;
+  int history_steps = 0;
   // Practice mode (practice.cpp): the typed answer, the answer the app checks after the frame
   // (JSON text; "" none), a new question asked for, and why the last answer could not be read.
   char practice_input[128] = {};

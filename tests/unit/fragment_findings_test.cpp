@@ -41,8 +41,8 @@ TEST(FragmentFindings, HugeValuesCannotOverflowTheScores) {
 
 TEST(FragmentFindings, TrainingSettingsOutsideTheTrainingViewStayInTheLink) {
   // A model setting given outside view=train applied to the model but was written back only in
-  // view=train, so the link lost it (fuzzer finding in corpus/fragment/finding-e1db10b9).
-  for (const char* fragment : {"seq=12", "task=sort&vocab=20", "q=g&pad=4,5,5,2&seq=2"}) {
+  // view=train, so the link lost it (fuzzer findings in corpus/fragment/finding-*).
+  for (const char* fragment : {"seq=12", "task=sort&vocab=20", "q=g&pad=4,5,5,2&seq=2", "spf=9&dk=64", "play=1", "vs=scale:none"}) {
     const lab::ParseResult r = lab::parse_fragment(fragment, lab::State{});
     for (bool complete : {false, true}) {
       const lab::ParseResult again = lab::parse_fragment(lab::to_fragment(r.state, complete), lab::State{});

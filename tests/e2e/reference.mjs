@@ -1,0 +1,24 @@
+// Shared by the browser tests: attention in float64, written independently of the app, and
+// a comparison of nested arrays within a tolerance.
+import assert from 'node:assert/strict';
+
+// softmax(QKᵀ·scale, masked) V in float64, independently of the app.
+export function attention(q, k, v, scale, allowed = () => true) {
+  const weights = q.map((qi, i) => {
+    const logits = k.map((kj, j) => (allowed(i, j) ? scale * qi.reduce((s, x, c) => s + x * kj[c], 0) : -Infinity));
+    const max = Math.max(...logits);
+    const exps = logits.map(x => (x === -Infinity ? 0 : Math.exp(x - max)));
+    const sum = exps.reduce((a, b) => a + b, 0);
+    return exps.map(e => e / sum);
+  });
+  const output = weights.map(w => v[0].map((_, c) => w.reduce((s, wj, j) => s + wj * v[j][c], 0)));
+  return { weights, output };
+}
+
+export function assertClose(actual, expected, tol, what) {
+  assert.equal(actual.length, expected.length, `${what}: length`);
+  actual.forEach((x, i) => {
+    if (Array.isArray(x)) assertClose(x, expected[i], tol, `${what}[${i}]`);
+    else assert.ok(Math.abs(x - expected[i]) <= tol, `${what}[${i}]: ${x} vs ${expected[i]}`);
+  });
+}

@@ -1,0 +1,186 @@
+// Bringing your own data (docs/loading-data.md): a request in the contract's JSON format
+// (docs/contract.md) or NumPy .npy files, opened with the page's file button, dropped on the
+// canvas, or passed by a script. Everything is read in the page; nothing is uploaded.
+// index.html calls attentionLabLoad(Module, api) once, before the app loads; it adds:
+//
+//   attentionLab.load(request[, {tokens, head, name}])  -> {notes: [...]} or {error: "..."}
+//   attentionLab.loadFiles(files)                       -> a promise of the same
+//
+// The request (an object or JSON text; or {"request": ..., "tokens": ..., "head": ...}) is
+// parsed and checked in C++ by the contract's parser, then mapped onto the walkthrough
+// (src/model/load.h). This file only reads what JSON cannot carry: the .npy format.
+'use strict';
+window.attentionLabLoad = function (Module, api) {
+  const ENVELOPE = ['request', 'tokens', 'head'];
+
+  // The strings go through malloc: ccall's strings live on the stack, and a request at the
+  // interface's limits is tens of megabytes of text.
+  function callLoad(requestText, options) {
+    if (!Module.calledRun) return { error: 'attentionLab.load: the app has not loaded yet (await attentionLab.ready)' };
+    const texts = [requestText, JSON.stringify(options)].map(text => {
+      const size = Module.lengthBytesUTF8(text) + 1;
+      const ptr = Module._malloc(size);
+      if (!ptr) return 0;
+      Module.stringToUTF8(text, ptr, size);
+      return ptr;
+    });
+    try {
+      if (!texts[0] || !texts[1]) return { error: 'request: too large for this page\'s memory' };
+      return JSON.parse(Module.ccall('lab_load', 'string', ['number', 'number'], texts));
+    } finally {
+      texts.forEach(ptr => ptr && Module._free(ptr));
+    }
+  }
+
+  // A request, or the envelope {"request": ..., "tokens": ..., "head": ...}, given as an
+  // object or as JSON text (kept as it is, so the contract reports its own JSON errors).
+  function load(request, options = {}) {
+    let parsed = request;
+    if (typeof request === 'string') {
+      try { parsed = JSON.parse(request); } catch (e) { return callLoad(request, options); }
+    }
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && 'request' in parsed) {
+      const extra = Object.keys(parsed).find(key => !ENVELOPE.includes(key));
+      if (extra) return { error: `request: unknown field "${extra}" next to "request" (expected tokens or head)` };
+      const { request: inner, ...rest } = parsed;
+      return callLoad(JSON.stringify(inner) ?? 'null', { ...rest, ...options });
+    }
+    return callLoad(typeof request === 'string' ? request : JSON.stringify(request) ?? 'null', options);
+  }
+  api.load = (request, options) => show(load(request, options));
+
+  // [.npy] NumPy's format, version 1 to 3: magic, header length, a Python dict literal, data.
+  const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59];  // \x93NUMPY
+  function readNpy(name, buffer) {
+    const bytes = new Uint8Array(buffer);
+    if (bytes.length < 10 || MAGIC.some((m, i) => bytes[i] !== m))
+      throw new Error(`${name}: not a .npy file (it does not begin with NumPy's magic bytes)`);
+    const major = bytes[6];
+    if (major < 1 || major > 3) throw new Error(`${name}: .npy format version ${major} is not one this page reads (1 to 3)`);
+    const start = major === 1 ? 10 : 12;
+    if (bytes.length < start) throw new Error(`${name}: truncated inside its header`);
+    const view = new DataView(buffer);
+    const headerLength = major === 1 ? view.getUint16(8, true) : view.getUint32(8, true);
+    if (bytes.length < start + headerLength) throw new Error(`${name}: truncated inside its header`);
+    const header = new TextDecoder(major === 3 ? 'utf-8' : 'latin1').decode(bytes.subarray(start, start + headerLength));
+    const descr = /'descr'\s*:\s*'([^']*)'/.exec(header);
+    const fortran = /'fortran_order'\s*:\s*(True|False)/.exec(header);
+    const shapeText = /'shape'\s*:\s*\(([^)]*)\)/.exec(header);
+    if (!descr || !fortran || !shapeText) throw new Error(`${name}: its header does not describe an array (descr, fortran_order, shape)`);
+    const dtype = descr[1];
+    const kinds = { '<f4': Float32Array, '<f8': Float64Array };
+    if (/^>f[248]$/.test(dtype))
+      throw new Error(`${name}: big-endian data (${dtype}); save it little-endian, e.g. np.save(path, a.astype('<f4'))`);
+    if (/^[<>=|]f2$/.test(dtype))
+      throw new Error(`${name}: float16 data; save it as float32 or float64, e.g. np.save(path, a.astype(np.float32))`);
+    if (!kinds[dtype]) throw new Error(`${name}: data of type ${dtype}; q, k and v must be float32 or float64 (<f4 or <f8)`);
+    if (fortran[1] === 'True')
+      throw new Error(`${name}: Fortran order; save it in C order, e.g. np.save(path, np.ascontiguousarray(a))`);
+    const dims = shapeText[1].split(',').map(s => s.trim()).filter(s => s !== '').map(Number);
+    if (dims.some(d => !Number.isSafeInteger(d) || d < 0)) throw new Error(`${name}: its shape (${shapeText[1]}) is not a list of sizes`);
+    const Kind = kinds[dtype];
+    const count = dims.reduce((a, d) => a * d, 1);
+    const dataStart = start + headerLength, need = count * Kind.BYTES_PER_ELEMENT;
+    if (bytes.length - dataStart !== need)
+      throw new Error(`${name}: ${bytes.length - dataStart < need ? 'truncated' : 'longer than its shape'}: ` +
+                      `shape (${dims.join(', ')}) of ${dtype} needs ${need} bytes of data, the file has ${bytes.length - dataStart}`);
+    const values = new Kind(buffer.slice(dataStart, dataStart + need));  // slice: aligned
+    // JSON has no NaN or infinity, so they are named here, at their index.
+    const bad = values.findIndex(x => !Number.isFinite(x));
+    if (bad >= 0) {
+      let index = '', at = bad;
+      for (let a = dims.length - 1; a >= 0; --a) { index = `[${at % dims[a]}]` + index; at = Math.floor(at / dims[a]); }
+      throw new Error(`${name}: entry ${index} is ${values[bad]}, not a finite number`);
+    }
+    // Nested arrays, C order: the contract's tensors.
+    const nest = (axis, offset) => {
+      if (axis === dims.length) return values[offset];
+      const stride = dims.slice(axis + 1).reduce((a, d) => a * d, 1);
+      return Array.from({ length: dims[axis] }, (_, i) => nest(axis + 1, offset + i * stride));
+    };
+    return nest(0, 0);
+  }
+
+  // Which tensor a .npy file holds, from its name: q.npy, k.npy, v.npy, or a name ending in
+  // _q, -q or .q (layer0_q.npy).
+  const roleOf = name => (/(?:^|[_.-])([qkv])\.npy$/i.exec(name) || [])[1]?.toLowerCase();
+
+  // Files from the button or a drop: one request (.json), or q, k and v (.npy), each with an
+  // optional tokens.json. Resolves to load()'s answer; every problem is one sentence naming a file.
+  async function loadFiles(fileList) {
+    const files = Array.from(fileList || []);
+    try {
+      if (!files.length) return { error: 'files: none given' };
+      const tokensFile = files.find(f => f.name.toLowerCase() === 'tokens.json');
+      const options = { name: files.filter(f => f !== tokensFile).map(f => f.name).join(', ') };
+      if (tokensFile) {
+        try { options.tokens = JSON.parse(await tokensFile.text()); } catch (e) {
+          return { error: `${tokensFile.name}: not JSON (expected ["tok", ...] or {"queries": [...], "keys": [...]})` };
+        }
+      }
+      const rest = files.filter(f => f !== tokensFile);
+      const prefix = (result, file) => result.error ? { error: `${file}: ${result.error}` } : result;
+      const json = rest.filter(f => /\.json$/i.test(f.name));
+      const npy = rest.filter(f => /\.npy$/i.test(f.name));
+      const other = rest.find(f => !json.includes(f) && !npy.includes(f));
+      if (other) return { error: `${other.name}: not a .json request or a .npy array` };
+      if (json.length && npy.length) return { error: `${json[0].name}: give either a .json request or .npy files, not both` };
+      if (json.length > 1) return { error: `${json[1].name}: one .json request at a time` };
+      if (json.length === 1) {
+        const result = load(await json[0].text(), options);
+        return prefix(result, tokensFile && /^tokens/.test(result.error) ? tokensFile.name : json[0].name);
+      }
+      const byRole = {};
+      for (const f of npy) {
+        const role = roleOf(f.name);
+        if (!role) return { error: `${f.name}: name it q.npy, k.npy or v.npy (or end its name in _q, _k or _v) to say which tensor it holds` };
+        if (byRole[role]) return { error: `${f.name}: a second file for ${role} (${byRole[role].name} is the first)` };
+        byRole[role] = f;
+      }
+      const missing = ['q', 'k', 'v'].filter(r => !byRole[r]);
+      if (missing.length) return { error: `files: ${missing.map(r => r + '.npy').join(' and ')} missing (q, k and v are all needed)` };
+      const request = {};
+      for (const role of ['q', 'k', 'v']) request[role] = readNpy(byRole[role].name, await byRole[role].arrayBuffer());
+      const result = callLoad(JSON.stringify(request), options);
+      // The contract names the field (q, k, v, tokens): say which file it came from.
+      const field = /^(?:([qkv])\b|(tokens))/.exec(result.error || '');
+      return field ? prefix(result, field[1] ? byRole[field[1]].name : tokensFile.name) : result;
+    } catch (e) {
+      return { error: e instanceof Error ? e.message : String(e) };
+    }
+  }
+  // Reading and checking large files takes seconds: the message says so meanwhile.
+  api.loadFiles = async files => {
+    message.textContent = 'Reading ' + Array.from(files || [], f => f.name).join(', ') + '…';
+    message.classList.remove('error');
+    message.classList.add('busy');
+    message.hidden = false;
+    return show(await loadFiles(files));
+  };
+
+  // [the page] the file button, drops on the canvas, and the answer beside the button.
+  const input = document.getElementById('load-input');
+  const message = document.getElementById('load-message');
+  function show(result) {
+    message.textContent = result.error ? result.error + '.' : 'Loaded. ' + result.notes.join('. ') + '.';
+    message.classList.toggle('error', !!result.error);
+    message.classList.remove('busy');
+    message.hidden = false;
+    return result;
+  }
+  // An instance embedded in a lesson keeps its corner for the lesson: no button, drops only.
+  if (window.parent !== window) input.parentElement.hidden = true;
+  message.addEventListener('click', () => { message.hidden = true; });
+  input.addEventListener('change', async () => {
+    await api.loadFiles(input.files);
+    input.value = '';  // the same files again are a new choice
+  });
+  Module.canvas.addEventListener('dragover', event => {
+    if (event.dataTransfer && Array.from(event.dataTransfer.types).includes('Files')) event.preventDefault();
+  });
+  Module.canvas.addEventListener('drop', event => {
+    if (!event.dataTransfer || !event.dataTransfer.files.length) return;
+    event.preventDefault();
+    api.loadFiles(event.dataTransfer.files);
+  });
+};
