@@ -12,8 +12,8 @@
 // weights by at most expm1(2·ds) in L1, so an output entry may differ from float64 by
 //   min(2, expm1(2·ds))·|V|max + (n_k + 8)·ε·|V|max + 1e-37,
 // where |V|max is the largest |v| of the head. A row whose float64 scores are NaN, +∞ or
-// beyond ±1e37 before or after the mask (where float32 overflows, which the contract refuses
-// before the kernel) is only run, for the sanitizers. A row with every key blocked must be exactly 0 in both kernels.
+// beyond ±1e37 before the scale or after the mask (where float32 overflows, which the contract
+// refuses before the kernel) is only run, for the sanitizers. A row with every key blocked must be exactly 0 in both kernels.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <algorithm>
@@ -165,10 +165,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           double magnitude_sum = 0;
           for (int d = 0; d < s.dk; ++d)
             magnitude_sum += std::fabs(double(q[row * s.dk + d]) * k[(kv * s.nk + j) * s.dk + d]);
-          // Scores that overflow float32, even where the mask then blocks them, are the contract's
-          // to refuse (src/io/ranges.cpp), not the kernel's to compute.
+          // Scores that overflow float32, before the scale (the reference forms Q Kᵀ first) or
+          // where the mask then blocks them, are the contract's to refuse with the same bound,
+          // max(1, |scale|)·|q||k| (src/io/ranges.cpp), not the kernel's to compute.
           if (std::isnan(x) || x == HUGE_VAL || (std::isfinite(x) && std::fabs(x) > 1e37) ||
-              std::fabs(double(opt.scale)) * magnitude_sum > 1e37)
+              std::max(1.0, std::fabs(double(opt.scale))) * magnitude_sum > 1e37)
             comparable = false;
           if (x == -HUGE_VAL) continue;
           blocked = false;
