@@ -45,7 +45,8 @@ TEST(CostFormulas, ReferenceBytesAreItsTracesSquareMatrices) {
   const Problem p = random_problem(s, 3);
   attn::Options o;
   o.scale = 0.5f;
-  const attn::HeadTrace& t = attn::reference_forward(p.inputs(), o).heads.front();
+  const attn::Trace trace = attn::reference_forward(p.inputs(), o);
+  const attn::HeadTrace& t = trace.heads.front();
   double square = 0;
   for (const attn::Matrix* m : {&t.raw, &t.scaled, &t.mask, &t.masked, &t.exps, &t.weights, &t.output})
     if (m->rows() == 8 && m->cols() == 8) square += 4.0 * double(m->size());
