@@ -6,7 +6,7 @@ function(embed_files target name)
   string(REPLACE ";" "$<SEMICOLON>" files "${ARGN}")
   add_custom_command(
     OUTPUT "${out}"
-    COMMAND ${CMAKE_COMMAND} -DOUT=${out} "-DFILES=${files}" -P "${CMAKE_SOURCE_DIR}/cmake/embed_run.cmake"
+    COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DNAME=${name} "-DFILES=${files}" -P "${CMAKE_SOURCE_DIR}/cmake/embed_run.cmake"
     DEPENDS ${ARGN} "${CMAKE_SOURCE_DIR}/cmake/embed_run.cmake"
     COMMENT "Embedding ${name}"
     VERBATIM)

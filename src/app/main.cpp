@@ -20,6 +20,7 @@
 #include "accessibility.h"
 #include "allocator.h"
 #include "gl.h"
+#include "i18n.h"
 #include "lab.h"
 #include "load.h"
 #include "message.h"
@@ -139,6 +140,7 @@ void apply_fragment(App& app, const std::string& fragment, bool replace,
   if (replace) {
     base = lab::presets().front().state;  // an empty link opens the lesson's worked example
     base.theme = app.lab.state().theme;
+    base.lang = app.lab.state().lang;
   }
   lab::ParseResult parsed = lab::parse_fragment(fragment, base, !replace);
   earlier.insert(earlier.end(), parsed.notes.begin(), parsed.notes.end());
@@ -230,6 +232,14 @@ void frame() {
     ui::apply_theme(dark != 0, scale);
     app.ui_scale = scale;
     app.dark = dark;
+    wake();
+  }
+  // lang=auto follows the reader's system language, read once.
+  static const std::string system_language = page::system_language();
+  const i18n::Lang lang = i18n::resolve(app.lab.state().lang, system_language);
+  if (lang != i18n::language() || app.frames == 0) {
+    i18n::set_language(lang);
+    page::language_changed(i18n::code(lang));
     wake();
   }
   if (app.pending <= 0 && !animating(app)) return;

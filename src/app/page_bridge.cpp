@@ -18,6 +18,14 @@ EM_JS(char*, page_fragment, (), {
   return ptr;
 });
 
+EM_JS(char*, page_language, (), {
+  var text = String(navigator.language || '');
+  var size = lengthBytesUTF8(text) + 1;
+  var ptr = _malloc(size);
+  stringToUTF8(text, ptr, size);
+  return ptr;
+});
+
 // attentionLab.about() (web/page-tools.js): the About box's text.
 extern "C" EMSCRIPTEN_KEEPALIVE const char* lab_about() {
   static const std::string text = ui::about_text();
@@ -46,15 +54,34 @@ std::string initial_fragment() {
   return fragment;
 }
 
+std::string system_language() {
+  char* text = page_language();
+  std::string language(text);
+  free(text);
+  return language;
+}
+
+void language_changed(const char* code) {
+  EM_ASM({ document.documentElement.lang = UTF8ToString($0); }, code);
+}
+
 }  // namespace page
 
 #else
+
+#include <cstdlib>
 
 namespace page {
 void state_changed(const std::string&) {}
 void notes(const std::vector<std::string>&) {}
 void first_frame() {}
 std::string initial_fragment() { return ""; }
+std::string system_language() {
+  for (const char* name : {"LC_ALL", "LC_MESSAGES", "LANG"})
+    if (const char* value = std::getenv(name); value && *value) return value;
+  return "";
+}
+void language_changed(const char*) {}
 }  // namespace page
 
 #endif

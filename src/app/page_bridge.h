@@ -15,5 +15,10 @@ void notes(const std::vector<std::string>& notes);
 void first_frame();
 // The fragment the page was opened with ("" natively).
 std::string initial_fragment();
+// The reader's language: the browser's navigator.language, natively LC_ALL, LC_MESSAGES or
+// LANG (for lang=auto).
+std::string system_language();
+// The interface's language changed ("en", "es"): the page's <html lang> follows.
+void language_changed(const char* code);
 
 }  // namespace page

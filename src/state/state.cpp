@@ -20,14 +20,16 @@ namespace lab {
 // [SECTION] names and comparison --------------------------------------------------------
 
 namespace {
-constexpr const char* kStepNames[kStepCount] = {"input", "scores", "scale", "mask", "softmax", "output"};
+// The link's names, which the stepper shows (translated: they are messages too).
+constexpr const char* kStepNames[kStepCount] = {N_("input"), N_("scores"), N_("scale"), N_("mask"), N_("softmax"),
+                                                N_("output")};
 
 auto tie(const State& s) {
   return std::tie(s.preset, s.step, s.query, s.batch, s.view, s.kind, s.nq, s.nk, s.dk, s.dv,
                   s.seed, s.scale, s.custom_scale, s.causal, s.pad, s.blocked, s.q, s.k, s.v, s.source, s.query_tokens,
                   s.key_tokens, s.project,
                   s.dmodel, s.x, s.wq, s.wk, s.wv,
-                  s.theme, s.ui, s.mode, s.mult, s.row, s.pitfall, s.tile, s.heads, s.kv_heads, s.run, s.train, s.play,
+                  s.theme, s.lang, s.ui, s.mode, s.mult, s.row, s.pitfall, s.tile, s.heads, s.kv_heads, s.run, s.train, s.play,
                   s.steps_per_frame, s.vs);
 }
 }  // namespace
@@ -197,6 +199,7 @@ constexpr const char* kKindNames[] = {"self", "cross"};
 constexpr const char* kCausalNames[] = {"0", "1", "br"};
 constexpr const char* kScaleNames[] = {"sqrt", "none", "dk"};  // custom: a number
 constexpr const char* kThemes[] = {"light", "dark", "auto"};  // auto: the reader's system setting
+constexpr const char* kLangs[] = {"en", "es", "auto"};  // auto: the reader's system language
 constexpr const char* kUis[] = {"full", "compact"};
 constexpr const char* kModes[] = {"explore", "practice"};
 
@@ -397,6 +400,10 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
                                      : parse_name(value, kUis, which);
     if (!ok) return bad(key == "view" ? view_names().c_str() : key == "theme" ? "light, dark or auto" : "full or compact");
     (key == "view" ? s.view : key == "theme" ? s.theme : s.ui) = value;
+  } else if (key == "lang") {
+    std::size_t which = 0;
+    if (!parse_name(value, kLangs, which)) return bad("en, es or auto");
+    s.lang = value;
   } else if (key == "mode") {
     std::size_t which = 0;
     if (!parse_name(value, kModes, which)) return bad("explore or practice");
@@ -525,7 +532,8 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
     if (key != "preset") continue;
     if (const Preset* p = find_preset(value)) {
       result.state = p->state;
-      result.state.theme = base.theme;  // a preset is content; the theme stays the reader's
+      result.state.theme = base.theme;  // a preset is content; the theme and language stay the reader's
+      result.state.lang = base.lang;
       result.state.ui = base.ui;
       result.state.mode = base.mode;
     } else {
@@ -695,6 +703,7 @@ std::string to_fragment(const State& s, bool complete) {
   if ((all || s.batch != base.batch) && !shared("batch")) put("batch", ints(s.batch));
   if (all || s.view != base.view) put("view", s.view);
   if (all || s.theme != base.theme) put("theme", s.theme);
+  if (all || s.lang != base.lang) put("lang", s.lang);
   if (all || s.ui != base.ui) put("ui", s.ui);
   if (all || s.mode != base.mode) put("mode", s.mode);
   if (all || s.mult != base.mult) put("mult", float_text(s.mult));

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "config.h"  // train::Config: view=train's settings (limits stated once, in src/train)
+#include "i18n.h"    // N_(): the views' and presets' titles are messages
 
 namespace lab {
 
@@ -79,6 +80,7 @@ struct State {
   int dmodel = 4;
   std::vector<float> x, wq, wk, wv;
   std::string theme = "light";                  // light | dark | auto (follows the system)
+  std::string lang = "auto";                    // en | es | auto (the system's language; i18n.h)
   std::string ui = "full";                      // full | compact
   std::string mode = "explore";                 // explore | practice (questions beside the walkthrough)
   // The experiment views' parameters (each view reads its own; the walkthrough none).
@@ -108,11 +110,11 @@ struct ViewName {
   const char* name;
   const char* title;
 };
-inline constexpr ViewName kViews[] = {{"walkthrough", "Walkthrough"}, {"compare", "Compare scales"},
-                                      {"scaling", "Why √d_k"},        {"gradients", "Gradients"},
-                                      {"pitfalls", "Pitfalls"},       {"stability", "Stability"},
-                                      {"tiling", "Tiling"},           {"heads", "Heads"},
-                                      {"cost", "Cost"},               {"train", "Training lab"}};
+inline constexpr ViewName kViews[] = {{"walkthrough", N_("Walkthrough")}, {"compare", N_("Compare scales")},
+                                      {"scaling", N_("Why √d_k")},        {"gradients", N_("Gradients")},
+                                      {"pitfalls", N_("Pitfalls")},       {"stability", N_("Stability")},
+                                      {"tiling", N_("Tiling")},           {"heads", N_("Heads")},
+                                      {"cost", N_("Cost")},               {"train", N_("Training lab")}};
 inline constexpr const char* kPitfalls[] = {"no_scaling",     "divide_by_dk",   "fill_minus_one",
                                             "fill_zero",      "no_causal_mask", "fully_masked_row"};
 bool is_experiment_view(std::string_view view);

@@ -28,13 +28,13 @@ void toggle_play(const lab::State& s, lab::State& next, Ui& ui) {
 }
 
 void view_selector(const lab::State& s, lab::State& next, float width) {
-  const char* shown = lab::kViews[0].title;
+  const char* shown = tr(lab::kViews[0].title);
   for (const lab::ViewName& v : lab::kViews)
-    if (s.view == v.name) shown = v.title;
+    if (s.view == v.name) shown = tr(v.title);
   ImGui::SetNextItemWidth(width);
   if (ImGui::BeginCombo("##view", shown)) {
     for (const lab::ViewName& v : lab::kViews)
-      if (ImGui::Selectable(v.title, s.view == v.name)) next.view = v.name;
+      if (ImGui::Selectable(tr(v.title), s.view == v.name)) next.view = v.name;
     ImGui::EndCombo();
   }
 }
@@ -43,21 +43,21 @@ void stepper(const lab::State& s, lab::State& next, Ui& ui);
 void notes(Ui& ui);
 
 // Undo and redo of the person's edits (history.h), as Ctrl+Z and Ctrl+Shift+Z.
-constexpr const char* kUndo = "Undo";
-constexpr const char* kRedo = "Redo";
+constexpr const char* kUndo = N_("Undo");
+constexpr const char* kRedo = N_("Redo");
 float history_buttons_width() {
   const ImGuiStyle& style = ImGui::GetStyle();
-  return ImGui::CalcTextSize(kUndo).x + ImGui::CalcTextSize(kRedo).x + style.FramePadding.x * 4 + style.ItemSpacing.x * 2;
+  return ImGui::CalcTextSize(tr(kUndo)).x + ImGui::CalcTextSize(tr(kRedo)).x + style.FramePadding.x * 4 + style.ItemSpacing.x * 2;
 }
 void history_buttons(Ui& ui) {
   ImGui::BeginDisabled(!ui.history.can_undo());
-  if (ImGui::Button(kUndo)) --ui.history_steps;
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Undo the last edit (Ctrl+Z)");
+  if (ImGui::Button(tr(kUndo))) --ui.history_steps;
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tr("Undo the last edit (Ctrl+Z)"));
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(!ui.history.can_redo());
-  if (ImGui::Button(kRedo)) ++ui.history_steps;
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Redo what was undone (Ctrl+Shift+Z)");
+  if (ImGui::Button(tr(kRedo))) ++ui.history_steps;
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tr("Redo what was undone (Ctrl+Shift+Z)"));
   ImGui::EndDisabled();
 }
 
@@ -71,13 +71,18 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
   // The formula beside the title when it fits between the title and the switches, otherwise
   // on a line of its own (a narrow embed).
   const char* formula = "softmax(QKᵀ / √d_k) · V";
-  const float view_w = ImGui::CalcTextSize("Compare scales").x + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2;
+  float view_w = 0;
+  for (const lab::ViewName& v : lab::kViews) view_w = std::max(view_w, ImGui::CalcTextSize(tr(v.title)).x);
+  view_w += ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2;
   // The palette says which theme is on screen (theme=auto follows the system).
-  const char* theme_label = palette().dark ? "☀ Light" : "☾ Dark";
+  const char* theme_label = palette().dark ? tr("☀ Light") : tr("☾ Dark");
+  // The other language, named in itself: the switch a reader of that language looks for.
+  const bool spanish = i18n::language() == i18n::Lang::es;
+  const char* lang_label = spanish ? "English" : "Español";
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float buttons_w = view_w + ImGui::CalcTextSize(theme_label).x + style.FramePadding.x * 2 +
-                          style.ItemSpacing.x * 3 + export_button_width() + about_button_width() +
-                          history_buttons_width();
+  const float buttons_w = view_w + ImGui::CalcTextSize(theme_label).x + ImGui::CalcTextSize(lang_label).x +
+                          style.FramePadding.x * 4 + style.ItemSpacing.x * 4 + export_button_width() +
+                          about_button_width() + history_buttons_width();
   const float buttons_x = ImGui::GetWindowContentRegionMax().x - buttons_w;
   const float formula_w = ImGui::CalcTextSize(formula).x + style.ItemSpacing.x * 3;
   const bool formula_beside = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + formula_w < buttons_x;
@@ -96,6 +101,9 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
   ImGui::SameLine();
   if (ImGui::Button(theme_label)) next.theme = palette().dark ? "light" : "dark";
   ImGui::SameLine();
+  if (ImGui::Button(lang_label)) next.lang = spanish ? "en" : "es";
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spanish ? "Show the interface in English" : "Mostrar la interfaz en español");
+  ImGui::SameLine();
   about_button(ui);
   if (!formula_beside) ImGui::TextColored(palette().muted_text, "%s", formula);
 
@@ -108,16 +116,16 @@ namespace {
 
 void stepper(const lab::State& s, lab::State& next, Ui& ui) {
   ImGui::BeginDisabled(s.step == lab::Step::input);
-  if (ImGui::Button("← Previous")) step_by(next, -1);
+  if (ImGui::Button(tr("← Previous"))) step_by(next, -1);
   ImGui::EndDisabled();
   ImGui::SameLine();
-  if (ImGui::Button(ui.playing ? "❚❚ Pause" : "▶ Play")) toggle_play(s, next, ui);
+  if (ImGui::Button(ui.playing ? tr("❚❚ Pause") : tr("▶ Play"))) toggle_play(s, next, ui);
   ImGui::SameLine();
   ImGui::BeginDisabled(s.step == lab::Step::output);
-  if (ImGui::Button("Next →")) step_by(next, +1);
+  if (ImGui::Button(tr("Next →"))) step_by(next, +1);
   ImGui::EndDisabled();
   for (int i = 0; i < lab::kStepCount; ++i) {
-    const std::string chip = std::to_string(i) + " " + lab::step_name(lab::Step(i));  // step 0: the input
+    const std::string chip = std::to_string(i) + " " + tr(lab::step_name(lab::Step(i)));  // step 0: the input
     // The chips wrap to a second line in a narrow embed.
     const float gap = i == 0 ? 24.0f * ImGui::GetFontSize() / 16 : ImGui::GetStyle().ItemSpacing.x;
     const float width = ImGui::CalcTextSize(chip.c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
@@ -132,10 +140,10 @@ void stepper(const lab::State& s, lab::State& next, Ui& ui) {
   }
   // Practice mode: a question about the screen beside the walkthrough (the side panel).
   bool practicing = s.mode == "practice";
-  const float box = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("Practice").x;
+  const float box = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(tr("Practice")).x;
   if (ImGui::GetItemRectMax().x + 24.0f * ImGui::GetFontSize() / 16 + box < ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
     ImGui::SameLine(0, 24.0f * ImGui::GetFontSize() / 16);
-  if (ImGui::Checkbox("Practice", &practicing)) next.mode = practicing ? "practice" : "explore";
+  if (ImGui::Checkbox(tr("Practice"), &practicing)) next.mode = practicing ? "practice" : "explore";
   if (ui.playing && ImGui::GetTime() - ui.last_step > (ui.reduced_motion ? kReducedMotionPlaySeconds : kPlaySeconds)) {
     ui.last_step = ImGui::GetTime();
     if (s.step == lab::Step::output) ui.playing = false;
@@ -151,8 +159,8 @@ void notes(Ui& ui) {
     const float h = ImGui::GetTextLineHeightWithSpacing() * float(ui.notes.size()) + ImGui::GetFrameHeight() +
                     st.WindowPadding.y * 2 + st.ItemSpacing.y;
     ImGui::BeginChild("notes", ImVec2(0, h), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
-    for (const std::string& note : ui.notes) ImGui::TextWrapped("This link: %s.", note.c_str());
-    if (ImGui::SmallButton("Dismiss")) ui.notes.clear();
+    for (const std::string& note : ui.notes) ImGui::TextWrapped(tr("This link: %s."), note.c_str());
+    if (ImGui::SmallButton(tr("Dismiss"))) ui.notes.clear();
     ImGui::EndChild();
     ImGui::PopStyleColor();
   }
