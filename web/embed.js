@@ -7,7 +7,8 @@
 // URL so a lesson on one site can load the demo from another. Attributes are state keys
 // (preset, step, query, view, n, nq, nk, dk, dv, seed, scale, causal, …) plus height, theme
 // ("light", "dark" or "auto", the default: the instance follows the reader's system scheme,
-// live, as the host page's prefers-color-scheme does) and ui ("compact").
+// live, as the host page's prefers-color-scheme does), lang ("en", "es" or "auto"; by default
+// the language of the lesson page around the element, else the reader's) and ui ("compact").
 //
 // Element API: `ready` (true once the instance drew its first frame) and a `ready` event,
 // `state` (last known), `setState(partial)`, and a `change` event whose detail is the new
@@ -91,6 +92,10 @@
       const state = {};
       for (const { name, value } of this.attributes) if (isState(name)) state[name] = value;
       state.theme = this.getAttribute('theme') || 'auto';  // the page itself follows the scheme
+      // lang="es" on the element, or the language of the lesson around it (<html lang="es">),
+      // or else the reader's browser language.
+      const around = this.parentElement && this.parentElement.closest('[lang]');
+      state.lang = this.getAttribute('lang') || (around && /^(en|es)\b/i.test(around.lang) ? around.lang.slice(0, 2).toLowerCase() : 'auto');
       return state;
     }
 

@@ -151,7 +151,7 @@ window.attentionLabLoad = function (Module, api) {
   }
   // Reading and checking large files takes seconds: the message says so meanwhile.
   api.loadFiles = async files => {
-    message.textContent = 'Reading ' + Array.from(files || [], f => f.name).join(', ') + '…';
+    message.textContent = Module.labText('Reading %s…').replace('%s', Array.from(files || [], f => f.name).join(', '));
     message.classList.remove('error');
     message.classList.add('busy');
     message.hidden = false;
@@ -162,7 +162,7 @@ window.attentionLabLoad = function (Module, api) {
   const input = document.getElementById('load-input');
   const message = document.getElementById('load-message');
   function show(result) {
-    message.textContent = result.error ? result.error + '.' : 'Loaded. ' + result.notes.join('. ') + '.';
+    message.textContent = result.error ? result.error + '.' : Module.labText('Loaded.') + ' ' + result.notes.join('. ') + '.';
     message.classList.toggle('error', !!result.error);
     message.classList.remove('busy');
     message.hidden = false;

@@ -132,6 +132,12 @@ void step_history(App& app) {
     if (std::optional<lab::State> s = app.ui.history.redo(app.lab.state())) app.lab.set_state(std::move(*s));
 }
 
+// lang=auto follows the reader's system language, read once.
+const std::string& system_language() {
+  static const std::string language = page::system_language();
+  return language;
+}
+
 // Applies a fragment over the current state (or over the defaults when `replace`), shows
 // its notes (after `earlier` ones, from decoding), and tells the page about the change.
 void apply_fragment(App& app, const std::string& fragment, bool replace,
@@ -143,6 +149,11 @@ void apply_fragment(App& app, const std::string& fragment, bool replace,
     base.lang = app.lab.state().lang;
   }
   lab::ParseResult parsed = lab::parse_fragment(fragment, base, !replace);
+  // The notes are written in the language the link asks for (lang=es): read it again in it.
+  if (const i18n::Lang lang = i18n::resolve(parsed.state.lang, system_language()); lang != i18n::language()) {
+    i18n::set_language(lang);
+    parsed = lab::parse_fragment(fragment, base, !replace);
+  }
   earlier.insert(earlier.end(), parsed.notes.begin(), parsed.notes.end());
   app.ui.notes = earlier;
   page::notes(earlier);
@@ -234,9 +245,7 @@ void frame() {
     app.dark = dark;
     wake();
   }
-  // lang=auto follows the reader's system language, read once.
-  static const std::string system_language = page::system_language();
-  const i18n::Lang lang = i18n::resolve(app.lab.state().lang, system_language);
+  const i18n::Lang lang = i18n::resolve(app.lab.state().lang, system_language());
   if (lang != i18n::language() || app.frames == 0) {
     i18n::set_language(lang);
     page::language_changed(i18n::code(lang));

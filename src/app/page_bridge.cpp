@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "about.h"
+#include "i18n.h"
 
 // The fragment as a malloc'ed UTF-8 string (freed by the caller).
 EM_JS(char*, page_fragment, (), {
@@ -31,6 +32,10 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* lab_about() {
   static const std::string text = ui::about_text();
   return text.c_str();
 }
+
+// The page's own few words (web/index.html, load.js) in the interface's language: one table
+// of messages for the canvas and the page around it.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* lab_text(const char* english) { return tr(english); }
 
 namespace page {
 
@@ -62,7 +67,10 @@ std::string system_language() {
 }
 
 void language_changed(const char* code) {
-  EM_ASM({ document.documentElement.lang = UTF8ToString($0); }, code);
+  EM_ASM({
+    document.documentElement.lang = UTF8ToString($0);
+    if (Module.labLanguage) Module.labLanguage();
+  }, code);
 }
 
 }  // namespace page

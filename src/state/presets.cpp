@@ -18,7 +18,7 @@ Preset causal_3x2() {
   s.q = {1, 0, 2, 0, 3, 0};
   s.causal = CausalChoice::top_left;
   s.query = 2;
-  return {"causal-3x2", "Causal, 3 tokens (lesson)", s, {}, {}};
+  return {"causal-3x2", N_("Causal, 3 tokens (lesson)"), s, {}, {}};
 }
 
 Preset saturation() {
@@ -37,7 +37,7 @@ Preset saturation() {
   s.v = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   s.scale = ScaleChoice::none;
   s.step = Step::softmax;
-  return {"saturation", "Saturation at d_k = 64", s, {"q"}, {"k0", "k1", "k2"}};
+  return {"saturation", N_("Saturation at d_k = 64"), s, {"q"}, {"k0", "k1", "k2"}};
 }
 
 Preset random_sentence() {
@@ -49,7 +49,7 @@ Preset random_sentence() {
   s.dmodel = 8;
   s.seed = 7;
   const std::vector<std::string> tokens{"the", "cat", "sat", "on", "the", "mat"};
-  return {"random", "A sentence, random", s, tokens, tokens};
+  return {"random", N_("A sentence, random"), s, tokens, tokens};
 }
 
 Preset cross() {
@@ -62,7 +62,7 @@ Preset cross() {
   s.dk = 8;
   s.dv = 3;
   s.seed = 11;
-  return {"cross", "Cross-attention 4 × 7",
+  return {"cross", N_("Cross-attention 4 × 7"),
           s,
           {"the", "black", "cat", "sleeps"},
           {"le", "chat", "noir", "dort", "sur", "le", "lit"}};
@@ -79,7 +79,7 @@ Preset padding() {
   s.pad = {5, 3};
   s.batch = 1;
   s.step = Step::mask;
-  return {"padding", "Padding, batch of 2", s, {}, {}};
+  return {"padding", N_("Padding, batch of 2"), s, {}, {}};
 }
 
 }  // namespace

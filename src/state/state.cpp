@@ -232,13 +232,13 @@ std::string view_names() {
 
 const char* set_whole(int& field, const std::string& value) {
   long n = 0;
-  if (!parse_int(value, 0, 0x7fffffffL, n)) return "a whole number";
+  if (!parse_int(value, 0, 0x7fffffffL, n)) return N_("a whole number");
   field = int(n);
   return "";
 }
 
 const char* set_number(float& field, const std::string& value) {
-  return parse_float(value, field) ? "" : "a number";
+  return parse_float(value, field) ? "" : N_("a number");
 }
 
 // The model's settings in a link: key, whether the walkthrough reads the same key (then it
@@ -261,14 +261,14 @@ const TrainKey kTrainKeys[] = {
     {"vocab", false, [](const C& c) { return std::to_string(c.vocab); }, [](C& c, V v) { return set_whole(c.vocab, v); }},
     {"causal", true, [](const C& c) { return std::string(c.causal ? "1" : "0"); },
      [](C& c, V v) {
-       if (v != "0" && v != "1") return "0 or 1";
+       if (v != "0" && v != "1") return N_("0 or 1");
        c.causal = v == "1";
        return "";
      }},
     {"scale", true, [](const C& c) { return std::string(kScaleNames[int(c.scale)]); },
-     [](C& c, V v) { return parse_name(v, kScaleNames, c.scale) ? "" : "sqrt, none or dk"; }},
+     [](C& c, V v) { return parse_name(v, kScaleNames, c.scale) ? "" : N_("sqrt, none or dk"); }},
     {"pos", false, [](const C& c) { return std::string(train::kPositionNames[int(c.positions)]); },
-     [](C& c, V v) { return parse_name(v, train::kPositionNames, c.positions) ? "" : "learned or sinusoidal"; }},
+     [](C& c, V v) { return parse_name(v, train::kPositionNames, c.positions) ? "" : N_("learned or sinusoidal"); }},
     {"init", false, [](const C& c) { return float_text(c.init_std); }, [](C& c, V v) { return set_number(c.init_std, v); }},
     {"pinit", false, [](const C& c) { return float_text(c.proj_std); }, [](C& c, V v) { return set_number(c.proj_std, v); }},
     {"lr", false, [](const C& c) { return float_text(c.lr); }, [](C& c, V v) { return set_number(c.lr, v); }},
@@ -293,7 +293,7 @@ const TrainKey* find_train_key(std::string_view key) {
 std::string set_train(const train::Config& c, const TrainKey& key, const std::string& value, train::Config& out) {
   out = c;
   const char* expected = key.set(out, value);
-  if (*expected) return std::string("expected ") + expected;
+  if (*expected) return i18n::format(tr("expected %s"), tr(expected));
   return train::validate(out);
 }
 
@@ -302,7 +302,7 @@ std::string set_train(const train::Config& c, const TrainKey& key, const std::st
 std::string compare_config(const State& s, train::Config& out) {
   const std::size_t colon = s.vs.find(':');
   const TrainKey* key = colon == std::string::npos ? nullptr : find_train_key(std::string_view(s.vs).substr(0, colon));
-  if (!key) return "expected a setting of the model and its value, e.g. scale:none, init:0.02 or lr:0.01";
+  if (!key) return tr("expected a setting of the model and its value, e.g. scale:none, init:0.02 or lr:0.01");
   return set_train(s.train, *key, s.vs.substr(colon + 1), out);
 }
 
@@ -320,7 +320,7 @@ namespace {
 // `out_of_range` set, so the view keeps its controls and the caller says what was changed.
 std::string apply(State& s, const std::string& key, const std::string& value, bool& out_of_range) {
   auto bad = [&](const char* expected) {
-    return "ignored " + key + "=" + value + ": expected " + expected;
+    return i18n::format(tr("ignored %s=%s: expected %s"), key.c_str(), value.c_str(), tr(expected));
   };
   long n = 0;
   auto whole = [&](long lo, long hi) {
@@ -331,82 +331,82 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
   };
   if (key == "step") {
     if (!parse_name(value, kStepNames, s.step))
-      return bad("input, scores, scale, mask, softmax or output");
+      return bad(N_("input, scores, scale, mask, softmax or output"));
   } else if (key == "query" || key == "batch") {
-    if (!whole(0, Limits::max_n - 1)) return bad("a row index");
+    if (!whole(0, Limits::max_n - 1)) return bad(N_("a row index"));
     (key == "query" ? s.query : s.batch) = int(n);
   } else if (key == "n" || key == "nq" || key == "nk") {
-    if (!whole(1, Limits::max_n)) return bad("a size from 1 to 2048");
+    if (!whole(1, Limits::max_n)) return bad(N_("a size from 1 to 2048"));
     if (key != "nk") s.nq = int(n);
     if (key != "nq") s.nk = int(n);
   } else if (key == "dk") {
-    if (!whole(1, Limits::max_scaling_dk)) return bad("a dimension from 1 to 512 (256 outside view=scaling)");
+    if (!whole(1, Limits::max_scaling_dk)) return bad(N_("a dimension from 1 to 512 (256 outside view=scaling)"));
     s.dk = int(n);
   } else if (key == "dmodel") {
-    if (!whole(1, Limits::max_d)) return bad("a dimension from 1 to 256");
+    if (!whole(1, Limits::max_d)) return bad(N_("a dimension from 1 to 256"));
     s.dmodel = int(n);
   } else if (key == "proj") {
-    if (value != "0" && value != "1") return bad("0 or 1");
+    if (value != "0" && value != "1") return bad(N_("0 or 1"));
     s.project = value == "1";
   } else if (key == "dv") {
-    if (!whole(1, Limits::max_d)) return bad("a dimension from 1 to 256");
+    if (!whole(1, Limits::max_d)) return bad(N_("a dimension from 1 to 256"));
     s.dv = int(n);
   } else if (key == "mult") {
     float mult = 0;
-    if (!parse_float(value, mult) || !(mult > 0)) return bad("a scale multiplier above 0, at most 1024");
+    if (!parse_float(value, mult) || !(mult > 0)) return bad(N_("a scale multiplier above 0, at most 1024"));
     out_of_range = mult > Limits::max_mult;
     s.mult = std::min(mult, Limits::max_mult);
   } else if (key == "row") {
-    if (!whole(0, Limits::max_n - 1)) return bad("a row index");
+    if (!whole(0, Limits::max_n - 1)) return bad(N_("a row index"));
     s.row = int(n);
   } else if (key == "pitfall") {
     std::size_t which = 0;
     if (!parse_name(value, kPitfalls, which))
-      return bad("no_scaling, divide_by_dk, fill_minus_one, fill_zero, no_causal_mask or fully_masked_row");
+      return bad(N_("no_scaling, divide_by_dk, fill_minus_one, fill_zero, no_causal_mask or fully_masked_row"));
     s.pitfall = value;
   } else if (key == "tile") {
-    if (!whole(1, Limits::max_tile)) return bad("keys per tile, from 1 to 64");
+    if (!whole(1, Limits::max_tile)) return bad(N_("keys per tile, from 1 to 64"));
     s.tile = int(n);
   } else if (key == "heads" || key == "kvheads") {
-    if (!whole(1, Limits::max_heads)) return bad("a number of heads from 1 to 16");
+    if (!whole(1, Limits::max_heads)) return bad(N_("a number of heads from 1 to 16"));
     (key == "heads" ? s.heads : s.kv_heads) = int(n);
   } else if (key == "seed") {
-    if (!parse_int(value, 0, 0x7fffffffL, n)) return bad("a whole number");
+    if (!parse_int(value, 0, 0x7fffffffL, n)) return bad(N_("a whole number"));
     s.seed = std::uint32_t(n);
   } else if (key == "scale") {
     float custom = 0;
     if (parse_name(value, kScaleNames, s.scale)) return "";
     if (!parse_float(value, custom) || std::fabs(custom) > Limits::max_custom_scale)
-      return bad("sqrt, none, dk or a number from -1000 to 1000");
+      return bad(N_("sqrt, none, dk or a number from -1000 to 1000"));
     s.scale = ScaleChoice::custom;
     s.custom_scale = custom;
   } else if (key == "causal") {
-    if (!parse_name(value, kCausalNames, s.causal)) return bad("0, 1 or br");
+    if (!parse_name(value, kCausalNames, s.causal)) return bad(N_("0, 1 or br"));
   } else if (key == "attn") {
-    if (!parse_name(value, kKindNames, s.kind)) return bad("self or cross");
+    if (!parse_name(value, kKindNames, s.kind)) return bad(N_("self or cross"));
   } else if (key == "play") {
-    if (value != "0" && value != "1") return bad("0 or 1");
+    if (value != "0" && value != "1") return bad(N_("0 or 1"));
     s.play = value == "1";
   } else if (key == "run") {
-    if (value != "0" && value != "1") return bad("0 or 1");
+    if (value != "0" && value != "1") return bad(N_("0 or 1"));
     s.run = value == "1";
   } else if (key == "spf") {
-    if (!whole(1, TrainLimits::max_steps_per_frame)) return bad("steps per frame from 1 to 100");
+    if (!whole(1, TrainLimits::max_steps_per_frame)) return bad(N_("steps per frame from 1 to 100"));
     s.steps_per_frame = int(n);
   } else if (key == "view" || key == "theme" || key == "ui") {
     std::size_t which = 0;
     const bool ok = key == "view" ? parse_view(value)
                     : key == "theme" ? parse_name(value, kThemes, which)
                                      : parse_name(value, kUis, which);
-    if (!ok) return bad(key == "view" ? view_names().c_str() : key == "theme" ? "light, dark or auto" : "full or compact");
+    if (!ok) return key == "view" ? bad(view_names().c_str()) : bad(key == "theme" ? N_("light, dark or auto") : N_("full or compact"));
     (key == "view" ? s.view : key == "theme" ? s.theme : s.ui) = value;
   } else if (key == "lang") {
     std::size_t which = 0;
-    if (!parse_name(value, kLangs, which)) return bad("en, es or auto");
+    if (!parse_name(value, kLangs, which)) return bad(N_("en, es or auto"));
     s.lang = value;
   } else if (key == "mode") {
     std::size_t which = 0;
-    if (!parse_name(value, kModes, which)) return bad("explore or practice");
+    if (!parse_name(value, kModes, which)) return bad(N_("explore or practice"));
     s.mode = value;
   } else if (key == "pad") {
     auto length = [](std::string_view t, int& out) {
@@ -416,7 +416,7 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
       return true;
     };
     if (!parse_list(value, Limits::max_batch, s.pad, length))
-      return bad("up to 8 sequence lengths separated by commas");
+      return bad(N_("up to 8 sequence lengths separated by commas"));
   } else if (key == "block") {
     auto cell = [](std::string_view t, std::pair<int, int>& out) {
       const auto parts = split(t, ':');
@@ -428,15 +428,15 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
       return true;
     };
     if (!parse_list(value, std::size_t(Limits::max_n) * 4, s.blocked, cell))
-      return bad("query:key cells separated by commas");
+      return bad(N_("query:key cells separated by commas"));
   } else if (is_matrix_key(key)) {
     std::vector<float>& m = matrix(s, key);
     const auto entry = [](std::string_view t, float& out) {
       return parse_float(t, out) && std::fabs(out) <= Limits::max_value;
     };
-    if (!parse_list(value, kMaxMatrix, m, entry)) return bad("numbers from -100 to 100 separated by commas");
+    if (!parse_list(value, kMaxMatrix, m, entry)) return bad(N_("numbers from -100 to 100 separated by commas"));
   } else {
-    return "ignored unknown key \"" + key + "\"";
+    return i18n::format(tr("ignored unknown key \"%s\""), key.c_str());
   }
   return "";
 }
@@ -461,17 +461,17 @@ template <class Given>
 void fit_view(State& s, const Given& given, std::vector<Changed>& changed) {
   if (s.view == "tiling") {
     if (s.nq > Limits::max_tiling_n) {
-      changed.push_back({given("nq") ? "nq" : "n", std::to_string(s.nq), "is more than the tiling view walks", ""});
+      changed.push_back({given("nq") ? "nq" : "n", std::to_string(s.nq), tr("is more than the tiling view walks"), ""});
       s.nq = Limits::max_tiling_n;
       if (s.kind == Kind::self) s.nk = s.nq;
     }
     // A tile longer than the sequence is the whole sequence; only a link's own tile is noted.
     if (given("tile") && s.tile > s.nq) {
-      changed.push_back({"tile", std::to_string(s.tile), "is more than n=" + std::to_string(s.nq), ""});
+      changed.push_back({"tile", std::to_string(s.tile), i18n::format(tr("is more than n=%d"), s.nq), ""});
       s.tile = s.nq;
     }
   } else if (s.view == "gradients" && s.row >= experiments::kGradientsN) {
-    changed.push_back({"row", std::to_string(s.row), "is past the view's last query", ""});
+    changed.push_back({"row", std::to_string(s.row), tr("is past the view's last query"), ""});
     s.row = experiments::kGradientsN - 1;
   } else if (s.view == "heads") {
     // Sizes the view shows (self-attention ties n_k and d_v to n_q and d_k).
@@ -479,7 +479,7 @@ void fit_view(State& s, const Given& given, std::vector<Changed>& changed) {
     for (auto [key, size] : {std::pair{given("nq") ? "nq" : "n", &s.nq}, {"nk", cross ? &s.nk : nullptr},
                              {"dk", &s.dk}, {"dv", cross ? &s.dv : nullptr}})
       if (size && *size > experiments::kHeadsMaxSize) {
-        changed.push_back({key, std::to_string(*size), "is more than the heads view shows", ""});
+        changed.push_back({key, std::to_string(*size), tr("is more than the heads view shows"), ""});
         *size = experiments::kHeadsMaxSize;
       }
     // Each K/V head serves heads / kv_heads query heads, so kv_heads must divide heads: the
@@ -522,7 +522,7 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
     if (item.empty()) continue;
     const std::size_t eq = item.find('=');
     if (eq == std::string_view::npos) {
-      result.notes.push_back("ignored \"" + percent_decode(item) + "\": expected key=value");
+      result.notes.push_back(i18n::format(tr("ignored \"%s\": expected key=value"), percent_decode(item).c_str()));
       continue;
     }
     pairs.emplace_back(percent_decode(item.substr(0, eq)), percent_decode(item.substr(eq + 1)));
@@ -537,7 +537,7 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
       result.state.ui = base.ui;
       result.state.mode = base.mode;
     } else {
-      result.notes.push_back("ignored preset=" + value + ": no such preset");
+      result.notes.push_back(i18n::format(tr("ignored preset=%s: no such preset"), value.c_str()));
     }
   }
   // The view decides what the keys both the walkthrough and view=train read (dk, heads, …)
@@ -548,7 +548,7 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
     if (key != "task") continue;
     train::Task task;
     if (train::parse_task(value, task)) result.state.train = train::defaults(task);
-    else result.notes.push_back("ignored task=" + value + ": expected reverse, induction, sort or max");
+    else result.notes.push_back(i18n::format(tr("ignored task=%s: expected reverse, induction, sort or max"), value.c_str()));
   }
   State preset_base = result.state;
   std::vector<std::pair<const TrainKey*, const std::string*>> model_keys;
@@ -574,7 +574,7 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
       result.notes.push_back(note);
     } else {
       applied.push_back(key);
-      if (out_of_range) changed.push_back({key, value, "is out of range", ""});
+      if (out_of_range) changed.push_back({key, value, tr("is out of range"), ""});
     }
   }
   // One model setting may need another (sort's vocab ≥ seq): each applies once the model it
@@ -597,9 +597,9 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
     const std::string problem = set_train(result.state.train, *key, *value, c);
     if (nearest_valid(result.state.train, *key, *value, c)) {
       result.state.train = c;
-      changed.push_back({key->key, *value, "is out of range (" + problem + ")", key->text(c)});
+      changed.push_back({key->key, *value, i18n::format(tr("is out of range (%s)"), problem.c_str()), key->text(c)});
     } else {
-      result.notes.push_back("ignored " + std::string(key->key) + "=" + *value + ": " + problem);
+      result.notes.push_back(i18n::format(tr("ignored %s=%s: %s"), key->key, value->c_str(), problem.c_str()));
     }
   }
   // The compared setting applies to the final model.
@@ -609,7 +609,7 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
     train::Config c;
     const std::string problem = vs->empty() ? "" : compare_config(with, c);
     if (problem.empty()) result.state.vs = *vs;
-    else result.notes.push_back("ignored vs=" + *vs + ": " + problem);
+    else result.notes.push_back(i18n::format(tr("ignored vs=%s: %s"), vs->c_str(), problem.c_str()));
   }
   // Links from before the projections type Q = K = V as q in self-attention: a typed q
   // without a proj key still means that.
@@ -627,28 +627,30 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
     if (matrix(check, key).size() != matrix(result.state, key).size()) {
       matrix(result.state, key) = matrix(preset_base, key);
       const bool projection = key == "x" || key[0] == 'w';
-      const char* why = key == "q" && check.projected() ? "with proj=1, Q is X·W_Q (type x and wq, or set proj=0)"
-                        : projection && !check.projected() ? "X and W are used only in self-attention with proj=1"
-                                                           : "its size does not match the shape";
-      result.notes.push_back("ignored " + key + ": " + why);
+      const char* why = key == "q" && check.projected() ? tr("with proj=1, Q is X·W_Q (type x and wq, or set proj=0)")
+                        : projection && !check.projected() ? tr("X and W are used only in self-attention with proj=1")
+                                                           : tr("its size does not match the shape");
+      result.notes.push_back(i18n::format(tr("ignored %s: %s"), key.c_str(), why));
     }
   }
   if (result.state.view != "scaling" && result.state.dk > Limits::max_d)
-    changed.push_back({"dk", std::to_string(result.state.dk), "is only for view=scaling", ""});
+    changed.push_back({"dk", std::to_string(result.state.dk), tr("is only for view=scaling"), ""});
   const std::size_t sequences = result.state.pad.size();
   if (live) normalize(result.state, base);
   else normalize(result.state);
   if (result.state.pad.size() < sequences)
-    result.notes.push_back("pad gives " + std::to_string(sequences) + " sequences of " + std::to_string(result.state.nq) +
-                           " × " + std::to_string(result.state.nk) + " scores, more than the walkthrough keeps (" +
-                           std::to_string(Limits::max_batch_scores) + " scores across the batch), so the first " +
-                           std::to_string(result.state.pad.size()) + " are used");
+    result.notes.push_back(i18n::format(
+        tr("pad gives %d sequences of %d × %d scores, more than the walkthrough keeps (%llu scores across the batch), "
+           "so the first %d are used"),
+        int(sequences), result.state.nq, result.state.nk, static_cast<unsigned long long>(Limits::max_batch_scores),
+        int(result.state.pad.size())));
   // One note per key, naming the value the link gave (not an intermediate one) and the value
   // now used.
   for (auto c = changed.begin(); c != changed.end(); ++c) {
     if (std::any_of(changed.begin(), c, [&](const Changed& earlier) { return earlier.key == c->key; })) continue;
     const std::string used = c->used.empty() ? used_value(result.state, c->key) : c->used;
-    result.notes.push_back(c->key + "=" + c->given + " " + c->why + ", so " + c->key + "=" + used + " is used");
+    result.notes.push_back(i18n::format(tr("%s=%s %s, so %s=%s is used"), c->key.c_str(), c->given.c_str(), c->why.c_str(),
+                                        c->key.c_str(), used.c_str()));
   }
   return result;
 }

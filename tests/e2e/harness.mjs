@@ -35,13 +35,15 @@ export function labSession(options) {
 }
 
 // A browser context with a fresh profile (playwright passes it as --user-data-dir).
-export async function launchBrowser({ viewport = { width: 1280, height: 800 }, deviceScaleFactor = 1 } = {}) {
+// `locale` sets the browser's language (navigator.language), as a reader's system would.
+export async function launchBrowser({ viewport = { width: 1280, height: 800 }, deviceScaleFactor = 1, locale = 'en-US' } = {}) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-lab-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     viewport,
     deviceScaleFactor,
+    locale,
     args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', '--disable-gpu-sandbox',
            '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const src = join(root, 'src');
@@ -33,6 +34,17 @@ function messages() {
       const english = joinLiterals(m[1]).split('##')[0];
       if (!found.has(english)) found.set(english, `${relative(root, file)}:${text.slice(0, m.index).split('\n').length}`);
     }
+  }
+  // The page's own words: labText('…') in its scripts, and its elements marked data-i18n (the
+  // text), data-i18n-title and data-i18n-label (the title and aria-label attributes).
+  const web = join(root, 'web');
+  for (const name of readdirSync(web).filter((n) => /\.(js|html)$/.test(n))) {
+    const text = readFileSync(join(web, name), 'utf8');
+    const where = (index) => `web/${name}:${text.slice(0, index).split('\n').length}`;
+    for (const m of text.matchAll(/labText\('((?:[^'\\]|\\.)*)'\)/g)) found.set(m[1], where(m.index));
+    for (const m of text.matchAll(/<[^>]*\sdata-i18n(?:\s[^>]*)?>([^<]+)</g)) found.set(m[1], where(m.index));
+    for (const m of text.matchAll(/<[^>]*\stitle="([^"]+)"[^>]*\sdata-i18n-title[\s>]/g)) found.set(m[1], where(m.index));
+    for (const m of text.matchAll(/<[^>]*\saria-label="([^"]+)"[^>]*\sdata-i18n-label[\s>]/g)) found.set(m[1], where(m.index));
   }
   return found;
 }
@@ -88,4 +100,21 @@ test('every text an ImGui call shows goes through tr()', () => {
     }
   }
   assert.deepEqual(raw, [], 'texts shown without tr()');
+});
+
+// The fonts are cut down to a list of characters at build time (src/ui/CMakeLists.txt): every
+// character of every message, in both languages (á é í ó ú ü ñ ¿ ¡ «»), must have survived.
+test('the embedded fonts carry every character of every message', () => {
+  const fonts = process.env.ATTN_FONTS_DIR || join(root, 'build', 'native', 'src', 'ui', 'fonts');
+  const python = process.env.ATTN_FONT_PYTHON || '/usr/bin/python3';  // Debian's, with fontTools
+  const characters = new Set();
+  for (const [english, { translated }] of spanish()) for (const c of english + translated) characters.add(c);
+  for (const name of ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSansMono.ttf']) {
+    const cmap = JSON.parse(execFileSync(python, ['-c',
+      'import json, sys; from fontTools.ttLib import TTFont; print(json.dumps(sorted(TTFont(sys.argv[1]).getBestCmap())))',
+      join(fonts, name)], { encoding: 'utf8' }));
+    const has = new Set(cmap);
+    const missing = [...characters].filter((c) => !/\s/.test(c) && !has.has(c.codePointAt(0)));
+    assert.deepEqual(missing, [], `${name} lacks characters the messages use`);
+  }
 });
