@@ -44,9 +44,9 @@ window.attentionLabTools = function (Module, api, call) {
   // [clipboard] navigator.clipboard where the page may write to it; otherwise the Export menu
   // keeps the line selectable and says so.
   Module.labCopy = text => {
-    const refused = () => message('The browser refused the clipboard here: select the line above and copy it (Ctrl+C).');
+    const refused = () => message(Module.labText('The browser refused the clipboard here: select the line above and copy it (Ctrl+C).'));
     if (!navigator.clipboard || !window.isSecureContext) return refused();
-    navigator.clipboard.writeText(text).then(() => message('Copied: paste it into your lesson page.'), refused);
+    navigator.clipboard.writeText(text).then(() => message(Module.labText('Copied: paste it into your lesson page.')), refused);
   };
 
   // [screen readers] the current stage as a table, the focused cell as an announcement.

@@ -299,7 +299,7 @@ void frame() {
   if (const std::string& kind = app.options.export_kind; !kind.empty() && app.frames >= app.options.frames) {
     ui::run_export(app.lab, app.ui, kind == "png" ? ui::ExportKind::png : kind == "csv" ? ui::ExportKind::csv : ui::ExportKind::json);
     std::fprintf(stderr, "attention-lab: %s\n", app.ui.export_message.c_str());
-    app.failed = app.ui.export_message.rfind("Saved to ", 0) != 0;
+    app.failed = app.ui.export_message.rfind(i18n::format(tr("Saved to %s"), ""), 0) != 0;
     glfwSetWindowShouldClose(app.window, GLFW_TRUE);
   }
 #endif

@@ -29,7 +29,8 @@ EM_JS(char*, page_language, (), {
 
 // attentionLab.about() (web/page-tools.js): the About box's text.
 extern "C" EMSCRIPTEN_KEEPALIVE const char* lab_about() {
-  static const std::string text = ui::about_text();
+  static std::string text;
+  text = ui::about_text();  // in the language on screen
   return text.c_str();
 }
 

@@ -9,6 +9,7 @@
 
 #include "accessibility.h"
 #include "export.h"
+#include "i18n.h"
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
@@ -40,12 +41,12 @@ std::string save(const ui::ExportFile& file) {
     if (!Module.labDownload) return;
     Module.labDownload(UTF8ToString($0), UTF8ToString($1), HEAPU8.slice($2, $2 + $3));
   }, file.name.c_str(), file.mime.c_str(), file.bytes.data(), file.bytes.size());
-  return "Downloading " + file.name + ".";
+  return i18n::format(tr("Downloading %s."), file.name.c_str());
 }
 
 std::string copy(const std::string& text) {
   EM_ASM({ if (Module.labCopy) Module.labCopy(UTF8ToString($0)); }, text.c_str());
-  return "Copying…";
+  return tr("Copying…");
 }
 
 void read_preferences(ui::Ui& ui) {
@@ -70,12 +71,12 @@ std::string save(const ui::ExportFile& file) {
   const std::filesystem::path path = std::filesystem::absolute(file.name);
   std::ofstream out(path, std::ios::binary);
   const bool ok = bool(out << file.bytes);
-  return ok ? "Saved to " + path.string() : "Could not write " + path.string();
+  return i18n::format(ok ? tr("Saved to %s") : tr("Could not write %s"), path.string().c_str());
 }
 
 std::string copy(const std::string& text) {
   ImGui::SetClipboardText(text.c_str());
-  return "Copied to the clipboard.";
+  return tr("Copied to the clipboard.");
 }
 
 void read_preferences(ui::Ui&) {}  // the desktop has no such queries: light, full motion
