@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "fonts.h"
+#include "glyph_ranges.h"  // Latin-1 and the characters the messages use (cmake/glyphs.py)
 
 namespace ui {
 namespace {
@@ -18,19 +19,6 @@ Fonts& fonts() { return g_fonts; }
 const Palette& palette() { return g_palette; }
 
 void load_fonts(float scale) {
-  static const ImWchar ranges[] = {
-      0x0020, 0x00FF,  // Latin-1: ·, ×, ², superscript digits
-      0x0370, 0x03FF,  // Greek
-      0x1D00, 0x1D7F,  // phonetic extensions: ᵀ and other modifier letters
-      0x2000, 0x206F,  // punctuation: – — …
-      0x2070, 0x209F,  // superscripts and subscripts
-      0x2190, 0x21FF,  // arrows
-      0x2200, 0x22FF,  // mathematical operators: √ ∞ ≤ − ∑ ⋅
-      0x25A0, 0x25FF,  // geometric shapes: ▶ ■
-      0x2600, 0x27BF,  // symbols and dingbats: ☀ ☾ ❚
-      // (src/ui/CMakeLists.txt keeps only the characters used in the embedded fonts)
-      0,
-  };
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   ImFontConfig config;
@@ -41,7 +29,7 @@ void load_fonts(float scale) {
   config.PixelSnapH = true;
   auto add = [&](const unsigned char* data, std::size_t size, float px) {
     return io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(data), int(size), px * scale,
-                                          &config, ranges);
+                                          &config, kGlyphRanges);
   };
   g_fonts.body = add(DejaVuSans_ttf, DejaVuSans_ttf_size, 16.0f);
   g_fonts.heading = add(DejaVuSans_Bold_ttf, DejaVuSans_Bold_ttf_size, 19.0f);
