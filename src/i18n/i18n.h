@@ -29,8 +29,9 @@ Lang language();
 // Falls back to the English text when a translation is missing. The pointer stays valid.
 const char* tr(const char* english);
 
-// printf into a std::string: for sentences with values, the format translated first
-// (format(tr("%d of %d rows"), a, b)), so a translation can move words around the values.
+// printf into a std::string: for sentences with values, the format is translated first (a
+// message such as "%d of %d rows", then formatted), so a translation can move words around
+// the values.
 std::string format(const char* fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))

@@ -2,10 +2,10 @@
 #include <imgui.h>
 
 #include <cmath>
-#include <cstdio>
 
 #include "common.h"
 #include "explain.h"
+#include "i18n.h"
 #include "pitfalls.h"
 #include "plot.h"
 
@@ -18,29 +18,32 @@ struct Mistake {
   const char* lesson;
 };
 constexpr Mistake kMistakes[] = {
-    {"no_scaling", "No scaling", "Raw scores are √d_k times wider: the rows harden towards one key."},
-    {"divide_by_dk", "Dividing by d_k", "Scores shrink by another √d_k: the rows flatten and every key looks alike."},
-    {"fill_minus_one", "Mask fill −1", "A blocked key keeps weight e^(−1 − m) / Σ: the future leaks in."},
-    {"fill_zero", "Mask fill 0", "A score of 0 is an ordinary score: blocked keys get a full share."},
-    {"no_causal_mask", "No causal mask", "Every query reads the keys after it: in training the model sees the answer."},
-    {"fully_masked_row", "Fully masked row",
-     "Padding and the causal mask together leave query 0 no key: e^(−∞) / 0 is NaN under the naive softmax "
-     "(hatched); the stable kernel returns zeros."},
+    {"no_scaling", N_("No scaling"), N_("Raw scores are √d_k times wider: the rows harden towards one key.")},
+    {"divide_by_dk", N_("Dividing by d_k"),
+     N_("Scores shrink by another √d_k: the rows flatten and every key looks alike.")},
+    {"fill_minus_one", N_("Mask fill −1"), N_("A blocked key keeps weight e^(−1 − m) / Σ: the future leaks in.")},
+    {"fill_zero", N_("Mask fill 0"), N_("A score of 0 is an ordinary score: blocked keys get a full share.")},
+    {"no_causal_mask", N_("No causal mask"),
+     N_("Every query reads the keys after it: in training the model sees the answer.")},
+    {"fully_masked_row", N_("Fully masked row"),
+     N_("Padding and the causal mask together leave query 0 no key: e^(−∞) / 0 is NaN under the naive softmax "
+        "(hatched); the stable kernel returns zeros.")},
 };
 
 }  // namespace
 
 void pitfalls(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const experiments::PitfallsData& d = *lab.experiment().get<experiments::PitfallsData>();
-  heading("Pitfalls: the wrong result beside the right one");
-  notice("Right: causal self-attention, scale 1/√d_k, −∞ for blocked keys, the stable softmax. Each switch changes "
-         "one of these; the difference map shows exactly which weights move.");
+  heading(tr("Pitfalls: the wrong result beside the right one"));
+  notice(tr("Right: causal self-attention, scale 1/√d_k, −∞ for blocked keys, the stable softmax. Each switch changes "
+            "one of these; the difference map shows exactly which weights move."));
   const Mistake* shown = &kMistakes[0];
   for (const Mistake& m : kMistakes) {
-    if (&m != kMistakes && ImGui::GetItemRectMax().x + ImGui::CalcTextSize(m.label).x + 60 * ImGui::GetFontSize() / 16 <
-                               ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+    if (&m != kMistakes &&
+        ImGui::GetItemRectMax().x + ImGui::CalcTextSize(tr(m.label)).x + 60 * ImGui::GetFontSize() / 16 <
+            ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
       ImGui::SameLine();
-    if (ImGui::RadioButton(m.label, lab.state().pitfall == m.name)) next.pitfall = m.name;
+    if (ImGui::RadioButton(tr(m.label), lab.state().pitfall == m.name)) next.pitfall = m.name;
     if (lab.state().pitfall == m.name) shown = &m;
   }
   const experiments::PitfallCase* c = nullptr;
@@ -48,12 +51,10 @@ void pitfalls(const lab::Lab& lab, lab::State& next, Ui& ui) {
     if (candidate.name == shown->name) c = &candidate;
   if (!c) return;
 
-  char text[200];
   float future = 0;
   for (float f : c->future_weight) future += std::isnan(f) ? 0 : f;
-  std::snprintf(text, sizeof text, "%s  Weight on future keys, summed over queries: %s; rows with NaN: %d.", shown->lesson,
-                num(future).c_str(), c->nan_rows);
-  ImGui::TextWrapped("%s", text);
+  ImGui::TextWrapped(tr("%s  Weight on future keys, summed over queries: %s; rows with NaN: %d."), tr(shown->lesson),
+                     num(future).c_str(), c->nan_rows);
 
   const float scale = ImGui::GetFontSize() / 16.0f;
   Grid grid(3, 260);
@@ -64,15 +65,15 @@ void pitfalls(const lab::Lab& lab, lab::State& next, Ui& ui) {
     const char* caption;
     const attn::Matrix* values;
   } cards[] = {
-      {"right", "Right", "weights with every safeguard", &c->weights_right},
-      {"wrong", "Wrong", "weights with the mistake", &c->weights_wrong},
-      {"difference", "Wrong − right", "red: more weight, blue: less", &c->weights_difference},
+      {"right", N_("Right"), N_("weights with every safeguard"), &c->weights_right},
+      {"wrong", N_("Wrong"), N_("weights with the mistake"), &c->weights_wrong},
+      {"difference", N_("Wrong − right"), N_("red: more weight, blue: less"), &c->weights_difference},
   };
   for (const auto& card : cards) {
     grid.begin(card.id, card_height(h, 2));
     MapSpec spec;
-    spec.title = card.title;
-    spec.caption = card.caption;
+    spec.title = tr(card.title);
+    spec.caption = tr(card.caption);
     spec.values = card.values;
     spec.diverging = card.values == &c->weights_difference;
     spec.rows = indexed("q");
@@ -86,11 +87,11 @@ void pitfalls(const lab::Lab& lab, lab::State& next, Ui& ui) {
   for (std::size_t i = 0; i < c->future_weight.size(); ++i) queries.push_back(double(i)), seen.push_back(c->future_weight[i]);
   Grid bottom(1, 300);
   PlotSpec spec;
-  spec.x_label = "query";
+  spec.x_label = tr("query");
   spec.y_label = "Σ_{j > i} a_ij";
   spec.y_max = 1;
-  plot_card(bottom, "future", card_height(200, 1), "Weight each query puts on keys after it (wrong result)", "", spec,
-            {{"weight on the future", queries, seen, PlotSeries::Kind::bars, 4}});
+  plot_card(bottom, "future", card_height(200, 1), tr("Weight each query puts on keys after it (wrong result)"), "", spec,
+            {{tr("weight on the future"), queries, seen, PlotSeries::Kind::bars, 4}});
 }
 
 }  // namespace ui::exp

@@ -2,26 +2,27 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cstdio>
 
 #include "common.h"
 #include "explain.h"
+#include "i18n.h"
 #include "plot.h"
 #include "scaling.h"
 
 namespace ui::exp {
 namespace {
 
-// The scale series as the plots label them, in ScalingData::scales' order.
-constexpr const char* kScaleLabels[] = {"no scaling", "1/√d_k", "1/d_k"};
+// The scale series as the plots label them, in ScalingData::scales' order. Only the words are
+// a message: tr() returns the factors, notation in every language, as they are.
+constexpr const char* kScaleLabels[] = {N_("no scaling"), "1/√d_k", "1/d_k"};
 
 void histogram_card(Grid& grid, const char* id, const char* title, const experiments::Histogram& h,
                     const std::string& caption, const std::string& curve, const char* x_label, float height) {
   PlotSpec spec;
   spec.x_label = x_label;
-  spec.y_label = "density";
+  spec.y_label = tr("density");
   plot_card(grid, id, height, title, caption, spec,
-            {{"measured", doubles(h.centres), h.density, PlotSeries::Kind::bars, 0},
+            {{tr("measured"), doubles(h.centres), h.density, PlotSeries::Kind::bars, 0},
              {curve, doubles(h.centres), h.normal_density, PlotSeries::Kind::line, 1}});
 }
 
@@ -29,22 +30,25 @@ void histogram_card(Grid& grid, const char* id, const char* title, const experim
 
 void scaling(const lab::Lab& lab, lab::State& next, Ui&) {
   const experiments::ScalingData& d = *lab.experiment().get<experiments::ScalingData>();
-  heading("Why the scores are divided by √d_k");
-  notice("With unit-variance entries, q·k spreads wider as d_k grows, and the softmax of wide scores picks one key. "
-         "Dividing by √d_k keeps the spread at 1 for every d_k; dividing by d_k overshoots and flattens the weights.");
+  heading(tr("Why the scores are divided by √d_k"));
+  notice(tr("With unit-variance entries, q·k spreads wider as d_k grows, and the softmax of wide scores picks one key. "
+            "Dividing by √d_k keeps the spread at 1 for every d_k; dividing by d_k overshoots and flattens the weights."));
   int dk = d.dk;
   ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, 360 * ImGui::GetFontSize() / 16));
   if (ImGui::SliderInt("d_k", &dk, 1, experiments::kScalingMaxDk, "%d", ImGuiSliderFlags_Logarithmic)) next.dk = dk;
   ImGui::SameLine();
-  ImGui::TextDisabled("%d × %d scores of N(0, 1) vectors, seed %u", d.queries, d.keys, d.seed);
+  ImGui::PushTextWrapPos(0.0f);  // beside the slider, wrapped at the window's edge rather than clipped
+  ImGui::TextDisabled(tr("%d × %d scores of N(0, 1) vectors, seed %u"), d.queries, d.keys, d.seed);
+  ImGui::PopTextWrapPos();
 
-  char text[160];
   Grid hist(2, 380);
   const float h1 = card_height(230, 2);
-  std::snprintf(text, sizeof text, "measured variance %s; the argument predicts d_k = %d", num(float(d.variance_raw)).c_str(), d.dk);
-  histogram_card(hist, "raw", "q·k before scaling", d.raw, text, "N(0, d_k)", "q·k", h1);
-  std::snprintf(text, sizeof text, "measured variance %s; the argument predicts 1", num(float(d.variance_scaled)).c_str());
-  histogram_card(hist, "scaled", "q·k / √d_k", d.scaled, text, "N(0, 1)", "q·k / √d_k", h1);
+  histogram_card(hist, "raw", tr("q·k before scaling"), d.raw,
+                 i18n::format(tr("measured variance %s; the argument predicts d_k = %d"), num(float(d.variance_raw)).c_str(), d.dk),
+                 "N(0, d_k)", "q·k", h1);
+  histogram_card(hist, "scaled", "q·k / √d_k", d.scaled,
+                 i18n::format(tr("measured variance %s; the argument predicts 1"), num(float(d.variance_scaled)).c_str()),
+                 "N(0, 1)", "q·k / √d_k", h1);
 
   // Query 0's weights under each scale: one peak, a spread, or a flat line.
   Grid weights(3, 260);
@@ -53,12 +57,12 @@ void scaling(const lab::Lab& lab, lab::State& next, Ui&) {
   for (int m = 0; m < 3; ++m) {
     const experiments::ScaleSeries& s = d.scales[std::size_t(m)];
     const float top = *std::max_element(s.sample_weights.begin(), s.sample_weights.end());
-    std::snprintf(text, sizeof text, "scale %s; query 0's largest weight %s", num(s.scale).c_str(), num(top).c_str());
     PlotSpec spec;
-    spec.x_label = "key";
-    spec.y_label = "weight";
-    plot_card(weights, s.name.c_str(), card_height(170, 2), kScaleLabels[m], text, spec,
-              {{"query 0's weights", keys, doubles(s.sample_weights), PlotSeries::Kind::bars, m}});
+    spec.x_label = tr("key");
+    spec.y_label = tr("weight");
+    plot_card(weights, s.name.c_str(), card_height(170, 2), tr(kScaleLabels[m]),
+              i18n::format(tr("scale %s; query 0's largest weight %s"), num(s.scale).c_str(), num(top).c_str()), spec,
+              {{tr("query 0's weights"), keys, doubles(s.sample_weights), PlotSeries::Kind::bars, m}});
   }
 
   // As d_k grows: entropy and the largest weight, averaged over query rows.
@@ -70,17 +74,17 @@ void scaling(const lab::Lab& lab, lab::State& next, Ui&) {
   spec.log_x = spec.log2_x = true;
   std::vector<PlotSeries> entropy, top;
   for (int m = 0; m < 3; ++m) {
-    entropy.push_back({kScaleLabels[m], x, d.scales[std::size_t(m)].entropy, PlotSeries::Kind::line, m, true});
-    top.push_back({kScaleLabels[m], x, d.scales[std::size_t(m)].max_weight, PlotSeries::Kind::line, m, true});
+    entropy.push_back({tr(kScaleLabels[m]), x, d.scales[std::size_t(m)].entropy, PlotSeries::Kind::line, m, true});
+    top.push_back({tr(kScaleLabels[m]), x, d.scales[std::size_t(m)].max_weight, PlotSeries::Kind::line, m, true});
   }
-  entropy.push_back({"uniform (ln keys)", x, std::vector<double>(x.size(), d.uniform_entropy), PlotSeries::Kind::dashed, 7});
-  spec.y_label = "entropy (nats)";
-  plot_card(sweep, "entropy", card_height(250, 2), "Row entropy as d_k grows",
-            "0 nats is one-hot; the dashed line is perfectly uniform.", spec, entropy, here);
-  spec.y_label = "largest weight";
+  entropy.push_back({tr("uniform (ln keys)"), x, std::vector<double>(x.size(), d.uniform_entropy), PlotSeries::Kind::dashed, 7});
+  spec.y_label = tr("entropy (nats)");
+  plot_card(sweep, "entropy", card_height(250, 2), tr("Row entropy as d_k grows"),
+            tr("0 nats is one-hot; the dashed line is perfectly uniform."), spec, entropy, here);
+  spec.y_label = tr("largest weight");
   spec.y_max = 1;
-  plot_card(sweep, "max weight", card_height(250, 2), "Largest weight as d_k grows",
-            "1 means the row attends to a single key.", spec, top, here);
+  plot_card(sweep, "max weight", card_height(250, 2), tr("Largest weight as d_k grows"),
+            tr("1 means the row attends to a single key."), spec, top, here);
 }
 
 }  // namespace ui::exp

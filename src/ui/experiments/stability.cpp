@@ -2,32 +2,34 @@
 #include <imgui.h>
 
 #include <cmath>
-#include <cstdio>
 
 #include "common.h"
 #include "explain.h"
+#include "i18n.h"
 #include "plot.h"
 #include "stability.h"
 
 namespace ui::exp {
 namespace {
 
+const char* precision_name(attn::Precision p) { return p == attn::Precision::float32 ? "float32" : "float16"; }
+
 std::string label_of(const experiments::SoftmaxSeries& s) {
-  return std::string(s.softmax == attn::Softmax::naive ? "naive" : "stable") + ", " +
-         (s.precision == attn::Precision::float32 ? "float32" : "float16");
+  return i18n::format(s.softmax == attn::Softmax::naive ? tr("naive, %s") : tr("stable, %s"),
+                      precision_name(s.precision));
 }
 
 // "never" for the NaN the experiment reports when it does not happen within the sweep.
-std::string threshold(float x) { return std::isnan(x) ? "never" : num(x); }
+std::string threshold(float x) { return std::isnan(x) ? tr("never") : num(x); }
 
 }  // namespace
 
 void stability(const lab::Lab& lab, lab::State&, Ui& ui) {
   const experiments::StabilityData& d = *lab.experiment().get<experiments::StabilityData>();
-  heading("Numerical stability of the softmax");
-  notice("One row of scores is scaled up until its largest score is the magnitude on the x axis. e^s as written "
-         "overflows to ∞ once s passes ln of the format's largest number, and ∞/∞ is NaN; subtracting the row's "
-         "maximum first keeps every exponential at most 1, in float32 and in float16.");
+  heading(tr("Numerical stability of the softmax"));
+  notice(tr("One row of scores is scaled up until its largest score is the magnitude on the x axis. e^s as written "
+            "overflows to ∞ once s passes ln of the format's largest number, and ∞/∞ is NaN; subtracting the row's "
+            "maximum first keeps every exponential at most 1, in float32 and in float16."));
 
   const std::vector<double> x = doubles(d.magnitude);
   const std::vector<PlotMarker> limits{
@@ -45,21 +47,22 @@ void stability(const lab::Lab& lab, lab::State&, Ui& ui) {
   Grid grid(2, 380);
   const float h = card_height(280, 2);
   PlotSpec spec;
-  spec.x_label = "largest score (magnitude)";
-  spec.y_label = "largest e^(…)";
+  spec.x_label = tr("largest score (magnitude)");
+  spec.y_label = tr("largest e^(…)");
   spec.log_y = true;
-  plot_card(grid, "exp", h, "The row's largest exponential", "Log axis; a line stops where the value is ∞.", spec,
-            exps, limits);
-  spec.y_label = "weight";
+  plot_card(grid, "exp", h, tr("The row's largest exponential"), tr("Log axis; a line stops where the value is ∞."),
+            spec, exps, limits);
+  spec.y_label = tr("weight");
   spec.log_y = false;
   spec.y_max = 1.05;
-  plot_card(grid, "weight", h, "The top key's weight", "A line stops where the weight is NaN.", spec, tops, limits);
+  plot_card(grid, "weight", h, tr("The top key's weight"), tr("A line stops where the weight is NaN."), spec, tops,
+            limits);
 
   // The measured thresholds, beside the formats' limits.
   if (ImGui::BeginTable("thresholds", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("softmax, precision");
-    ImGui::TableSetupColumn("first ∞ at magnitude");
-    ImGui::TableSetupColumn("first NaN at magnitude");
+    ImGui::TableSetupColumn(tr("softmax, precision"));
+    ImGui::TableSetupColumn(tr("first ∞ at magnitude"));
+    ImGui::TableSetupColumn(tr("first NaN at magnitude"));
     ImGui::TableHeadersRow();
     for (const experiments::SoftmaxSeries& s : d.series) {
       ImGui::TableNextRow();
@@ -72,25 +75,24 @@ void stability(const lab::Lab& lab, lab::State&, Ui& ui) {
     }
     ImGui::EndTable();
   }
-  char text[200];
-  std::snprintf(text, sizeof text, "The sweep steps by %s; the formats overflow past ln 65504 = %s and ln FLT_MAX = %s.",
-                num(d.magnitude_step).c_str(), num(d.predicted_overflow_float16).c_str(),
-                num(d.predicted_overflow_float32).c_str());
-  notice(text);
+  const std::string sweep =
+      i18n::format(tr("The sweep steps by %s; the formats overflow past ln 65504 = %s and ln FLT_MAX = %s."),
+                   num(d.magnitude_step).c_str(), num(d.predicted_overflow_float16).c_str(),
+                   num(d.predicted_overflow_float32).c_str());
+  notice(sweep.c_str());
 
   ImGui::Spacing();
-  heading("Blocking a key with −∞ or with −1e9");
-  notice("Row q0 blocks its second half of keys; row q1 blocks every key. −1e9 works like −∞ until a whole row is "
-         "blocked: then every key ties at −1e9 and the row turns uniform instead of empty. float16 cannot hold −1e9 "
-         "and stores −∞.");
+  heading(tr("Blocking a key with −∞ or with −1e9"));
+  notice(tr("Row q0 blocks its second half of keys; row q1 blocks every key. −1e9 works like −∞ until a whole row is "
+            "blocked: then every key ties at −1e9 and the row turns uniform instead of empty. float16 cannot hold −1e9 "
+            "and stores −∞."));
   Grid fills(4, 230);
   const float scale = ImGui::GetFontSize() / 16.0f;
   for (const experiments::MaskFillCase& c : d.mask_fills) {
     fills.begin(c.name.c_str(), card_height(std::max(130.0f, fills.width() / scale * 0.45f), 2));
     MapSpec m;
-    m.title = std::string(c.fill == -INFINITY ? "fill −∞" : "fill −1e9") + ", " +
-              (c.precision == attn::Precision::float32 ? "float32" : "float16");
-    m.caption = "stored as " + num(c.stored_fill);
+    m.title = i18n::format(c.fill == -INFINITY ? tr("fill −∞, %s") : tr("fill −1e9, %s"), precision_name(c.precision));
+    m.caption = i18n::format(tr("stored as %s"), num(c.stored_fill).c_str());
     m.values = &c.weights;
     m.rows = indexed("q");
     m.cols = indexed("k");
