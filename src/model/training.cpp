@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "i18n.h"
 #include "train_json.h"
 
 namespace lab {
@@ -18,7 +19,7 @@ std::unique_ptr<train::Run> make_run(const train::Config& c, std::string& error)
   } catch (const std::invalid_argument& e) {
     error = e.what();
   } catch (const std::bad_alloc&) {
-    error = "out of memory";
+    error = N_("out of memory");  // in English, as the JSON says it; the view translates it
   }
   return nullptr;
 }

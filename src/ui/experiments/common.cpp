@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "i18n.h"
 #include "theme.h"
 
 namespace ui {
@@ -57,7 +58,10 @@ bool parameters_ok(const lab::Lab& lab) {
   ImGui::PushStyleColor(ImGuiCol_ChildBg, palette().note);
   const float h = ImGui::GetTextLineHeightWithSpacing() * 2 + ImGui::GetStyle().WindowPadding.y * 2;
   ImGui::BeginChild("bad parameters", ImVec2(0, h), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
-  ImGui::TextWrapped("The %s experiment cannot run with these parameters: %s.", lab.state().view.c_str(), error.c_str());
+  // The error is also the experiment's JSON (attentionLab.experiment()), the page's API: it
+  // stays in English, and the state keeps the link out of it (fit_view), so it is rarely seen.
+  ImGui::TextWrapped(tr("The %s experiment cannot run with these parameters: %s."), lab.state().view.c_str(),
+                     error.c_str());
   ImGui::EndChild();
   ImGui::PopStyleColor();
   return false;
@@ -82,6 +86,17 @@ void Grid::end() { ImGui::EndChild(); }
 float card_height(float content, int lines) {
   const float scale = ImGui::GetFontSize() / 16.0f;
   return content * scale + float(lines) * ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y * 2;
+}
+
+std::vector<std::string> aligned(std::initializer_list<const char*> names, int gap) {
+  auto characters = [](const std::string& text) {
+    return int(std::count_if(text.begin(), text.end(), [](char c) { return (c & 0xc0) != 0x80; }));
+  };
+  int widest = 0;
+  for (const char* name : names) widest = std::max(widest, characters(name));
+  std::vector<std::string> out;
+  for (const char* name : names) out.push_back(name + std::string(std::size_t(widest - characters(name) + gap), ' '));
+  return out;
 }
 
 Labels indexed(const char* prefix) {

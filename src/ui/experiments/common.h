@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "plot.h"
 #include "ui.h"
@@ -48,6 +50,10 @@ void plot_card(Grid& grid, const char* id, float height, const std::string& titl
 
 // The height of a card holding `content` unscaled pixels under `lines` lines of text.
 float card_height(float content, int lines);
+
+// Names set as a column in a mono font: each padded with spaces to the longest, then `gap`
+// spaces. Counted in characters, not bytes: a translation's accents take two bytes each.
+std::vector<std::string> aligned(std::initializer_list<const char*> names, int gap);
 
 using Labels = std::function<std::string(int)>;
 Labels indexed(const char* prefix);  // "k0", "k1", …

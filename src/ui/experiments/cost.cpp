@@ -8,6 +8,7 @@
 
 #include "common.h"
 #include "cost.h"
+#include "i18n.h"
 #include "plot.h"
 
 namespace ui::exp {
@@ -84,35 +85,37 @@ PlotSeries level(const std::string& label, double x0, double x1, double y, int c
 void controls(const experiments::CostData& d, const lab::State& s, lab::State& next, Ui& ui) {
   const float scale = ImGui::GetFontSize() / 16.0f;
   if (!s.run) {
-    if (ImGui::Button("▶ Measure")) next.run = true;
+    if (ImGui::Button(tr("▶ Measure"))) next.run = true;
     ImGui::SameLine();
-    notice("Times both kernels at every size below: under a minute in a browser, and the page stays usable.");
+    notice(tr("Times both kernels at every size below: under a minute in a browser, and the page stays usable."));
   } else if (d.status == experiments::CostStatus::running) {
-    if (ImGui::Button("■ Stop")) next.run = false;
+    if (ImGui::Button(tr("■ Stop"))) next.run = false;
     ImGui::SameLine();
     ImGui::ProgressBar(float(d.progress), ImVec2(std::min(ImGui::GetContentRegionAvail().x, 520 * scale), 0),
                        d.activity.c_str());
   } else {
-    if (ImGui::Button("↻ Measure again")) ui.measure_again_requested = true;
+    if (ImGui::Button(tr("↻ Measure again"))) ui.measure_again_requested = true;
     ImGui::SameLine();
-    if (ImGui::Button("Clear")) next.run = false;
+    if (ImGui::Button(tr("Clear"))) next.run = false;
   }
   if (std::isnan(d.peak_gflops)) return;
-  char text[320];
-  std::snprintf(text, sizeof text,
-                "This machine (%s, one thread): %.1f GFLOP/s at most in a multiply-add loop, %s GB/s copying "
-                "32 MiB%s.",
-                d.simd.c_str(), d.peak_gflops, std::isnan(d.bandwidth_gbs) ? "…" : fixed(d.bandwidth_gbs, 1).c_str(),
-                std::isnan(d.balance) ? ""
-                                      : (": its balance is " + fixed(d.balance, 1) +
-                                         " FLOPs per byte (below it, a kernel waits on memory)").c_str());
-  notice(text);
+  const std::string bandwidth = std::isnan(d.bandwidth_gbs) ? "…" : fixed(d.bandwidth_gbs, 1);
+  const std::string machine =
+      std::isnan(d.balance)
+          ? i18n::format(tr("This machine (%s, one thread): %.1f GFLOP/s at most in a multiply-add loop, %s GB/s "
+                            "copying 32 MiB."),
+                         d.simd.c_str(), d.peak_gflops, bandwidth.c_str())
+          : i18n::format(tr("This machine (%s, one thread): %.1f GFLOP/s at most in a multiply-add loop, %s GB/s "
+                            "copying 32 MiB: its balance is %s FLOPs per byte (below it, a kernel waits on memory)."),
+                         d.simd.c_str(), d.peak_gflops, bandwidth.c_str(), fixed(d.balance, 1).c_str());
+  notice(machine.c_str());
 }
 
 void table(const experiments::CostData& d) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("cost table", 7, flags)) return;
-  for (const char* h : {"n", "FLOPs (4n²d_k)", "reference", "tiled", "tiled is", "reference holds", "tiled scratch"})
+  for (const char* h : {"n", "FLOPs (4n²d_k)", tr("reference"), tr("tiled"), tr("tiled is"), tr("reference holds"),
+                        tr("tiled scratch")})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   auto ms_text = [](double ms) { return std::isnan(ms) ? std::string("…") : fixed(ms, ms < 10 ? 2 : 0) + " ms"; };
@@ -121,10 +124,11 @@ void table(const experiments::CostData& d) {
     const std::string cells[] = {
         std::to_string(d.sizes[i]),
         d.flops[i] < 1e9 ? fixed(d.flops[i] / 1e6, d.flops[i] < 1e7 ? 1 : 0) + " M" : fixed(d.flops[i] / 1e9, 2) + " G",
-        d.fits[i] ? ms_text(d.reference_ms[i]) : "does not fit",
+        d.fits[i] ? ms_text(d.reference_ms[i]) : tr("does not fit"),
         ms_text(d.tiled_ms[i]),
-        std::isfinite(d.reference_ms[i] / d.tiled_ms[i]) ? "×" + fixed(d.reference_ms[i] / d.tiled_ms[i], 1) + " faster"
-                                                         : "",
+        std::isfinite(d.reference_ms[i] / d.tiled_ms[i])
+            ? i18n::format(tr("×%s faster"), fixed(d.reference_ms[i] / d.tiled_ms[i], 1).c_str())
+            : "",
         bytes_text(experiments::reference_bytes(d.sizes[i])),
         bytes_text(experiments::tiled_bytes(d.dk)),
     };
@@ -140,11 +144,11 @@ void table(const experiments::CostData& d) {
 
 void cost(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const experiments::CostData& d = *lab.experiment().get<experiments::CostData>();
-  heading("The cost of attention, measured");
-  notice("Both kernels compute softmax(QKᵀ/√d_k)V for one head, d_k = d_v = 64, on this machine. The reference "
-         "writes every n × n intermediate (scores, scaled, mask, masked, exponentials, weights); the tiled kernel "
-         "streams the keys through an online softmax and never holds one. Both do about 4n²d_k FLOPs: doubling n "
-         "quadruples the work.");
+  heading(tr("The cost of attention, measured"));
+  notice(tr("Both kernels compute softmax(QKᵀ/√d_k)V for one head, d_k = d_v = 64, on this machine. The reference "
+            "writes every n × n intermediate (scores, scaled, mask, masked, exponentials, weights); the tiled kernel "
+            "streams the keys through an online softmax and never holds one. Both do about 4n²d_k FLOPs: doubling n "
+            "quadruples the work."));
   controls(d, lab.state(), next, ui);
 
   const std::vector<double> n = doubles(d.sizes), mem_n = doubles(d.memory_n);
@@ -152,7 +156,7 @@ void cost(const lab::Lab& lab, lab::State& next, Ui& ui) {
   Grid grid(4, 420);
   const float h = card_height(250, 3);
   PlotSpec spec;
-  spec.x_label = "sequence length n";
+  spec.x_label = tr("sequence length n");
   spec.log_x = spec.log2_x = true;
   spec.x_min = n0;
   spec.x_max = n1;
@@ -160,28 +164,32 @@ void cost(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const bool measured = std::any_of(d.tiled_ms.begin(), d.tiled_ms.end(), [](double x) { return std::isfinite(x); });
 
   const Slope rs = fitted_slope(d.sizes, d.reference_ms), ts = fitted_slope(d.sizes, d.tiled_ms);
-  std::string slopes = "On log–log axes n² is a line of slope 2.";
+  std::string slopes = tr("On log–log axes n² is a line of slope 2.");
   if (!std::isnan(rs.value))
-    slopes = "Slope fitted from n = " + std::to_string(rs.from) + " to " + std::to_string(rs.to) + ": reference " +
-             fixed(rs.value, 2) + (std::isnan(ts.value) ? "" : ", tiled " + fixed(ts.value, 2)) + " (n² is 2).";
+    slopes = std::isnan(ts.value)
+                 ? i18n::format(tr("Slope fitted from n = %d to %d: reference %s (n² is 2)."), rs.from, rs.to,
+                                fixed(rs.value, 2).c_str())
+                 : i18n::format(tr("Slope fitted from n = %d to %d: reference %s, tiled %s (n² is 2)."), rs.from, rs.to,
+                                fixed(rs.value, 2).c_str(), fixed(ts.value, 2).c_str());
   PlotSpec time = spec;
-  time.y_label = "milliseconds per call";
+  time.y_label = tr("milliseconds per call");
   time.log_y = true;
   if (!measured) time.y_min = 0.01, time.y_max = 1000;
-  std::vector<PlotSeries> times = both(n, "reference", d.reference_ms, "tiled", d.tiled_ms);
-  times.push_back(quadratic_guide("∝ n² (reference)", d.sizes, d.reference_ms, 4));
-  times.push_back(quadratic_guide("∝ n² (tiled)", d.sizes, d.tiled_ms, 0));
-  plot_card(grid, "time", h, "Time per call", slopes + " Each point is the median of 3 to 5 passes.", time, times);
+  std::vector<PlotSeries> times = both(n, tr("reference"), d.reference_ms, tr("tiled"), d.tiled_ms);
+  times.push_back(quadratic_guide(tr("∝ n² (reference)"), d.sizes, d.reference_ms, 4));
+  times.push_back(quadratic_guide(tr("∝ n² (tiled)"), d.sizes, d.tiled_ms, 0));
+  plot_card(grid, "time", h, tr("Time per call"), slopes + " " + tr("Each point is the median of 3 to 5 passes."), time,
+            times);
 
   PlotSpec speed = spec;
   speed.y_label = "GFLOP/s";
   speed.y_min = 0;
   if (!measured) speed.y_max = 50;
-  std::vector<PlotSeries> rates = both(n, "reference", d.reference_gflops, "tiled", d.tiled_gflops);
-  if (!std::isnan(d.peak_gflops)) rates.push_back(level("peak (multiply-add loop)", n0, n1, d.peak_gflops, 7));
-  plot_card(grid, "gflops", h, "Achieved GFLOP/s",
-            "4n²d_k FLOPs over the measured time, against the loop's peak: the reference spends its time writing "
-            "and rereading n × n matrices.",
+  std::vector<PlotSeries> rates = both(n, tr("reference"), d.reference_gflops, tr("tiled"), d.tiled_gflops);
+  if (!std::isnan(d.peak_gflops)) rates.push_back(level(tr("peak (multiply-add loop)"), n0, n1, d.peak_gflops, 7));
+  plot_card(grid, "gflops", h, tr("Achieved GFLOP/s"),
+            tr("4n²d_k FLOPs over the measured time, against the loop's peak: the reference spends its time writing "
+               "and rereading n × n matrices."),
             speed, rates);
 
   PlotSpec memory = spec;
@@ -189,38 +197,40 @@ void cost(const lab::Lab& lab, lab::State& next, Ui& ui) {
   memory.y_label = "bytes";
   memory.log_y = true;
   std::vector<PlotSeries> held = {
-      {"reference: 6 n × n matrices", mem_n, d.reference_bytes, PlotSeries::Kind::line, 4, true},
-      {"one n × n score matrix (4n²)", mem_n, d.score_bytes, PlotSeries::Kind::line, 1},
-      {"tiled scratch", mem_n, d.tiled_bytes, PlotSeries::Kind::line, 0, true},
-      level("memory limit: " + bytes_text(d.memory_limit), mem_n.front(), mem_n.back(), d.memory_limit, 7)};
+      {tr("reference: 6 n × n matrices"), mem_n, d.reference_bytes, PlotSeries::Kind::line, 4, true},
+      {tr("one n × n score matrix (4n²)"), mem_n, d.score_bytes, PlotSeries::Kind::line, 1},
+      {tr("tiled scratch"), mem_n, d.tiled_bytes, PlotSeries::Kind::line, 0, true},
+      level(i18n::format(tr("memory limit: %s"), bytes_text(d.memory_limit).c_str()), mem_n.front(), mem_n.back(),
+            d.memory_limit, 7)};
   std::vector<PlotMarker> marks;
   for (std::size_t i = 0; i < d.memory_n.size(); ++i)
     if (d.reference_bytes[i] > d.memory_limit) {
-      marks.push_back({mem_n[i], "reference does not fit", 4});
+      marks.push_back({mem_n[i], tr("reference does not fit"), 4});
       break;
     }
-  plot_card(grid, "memory", h, "Memory of one head",
-            "One reference call holds " + bytes_text(experiments::reference_bytes(d.sizes.back())) + " at n = " +
-                std::to_string(d.sizes.back()) + "; the tiled kernel " + bytes_text(d.tiled_bytes.front()) +
-                " at every n. A model has many heads and layers.",
+  plot_card(grid, "memory", h, tr("Memory of one head"),
+            i18n::format(tr("One reference call holds %s at n = %d; the tiled kernel %s at every n. A model has many "
+                            "heads and layers."),
+                         bytes_text(experiments::reference_bytes(d.sizes.back())).c_str(), d.sizes.back(),
+                         bytes_text(d.tiled_bytes.front()).c_str()),
             memory, held, marks);
 
   PlotSpec intensity = spec;
-  intensity.y_label = "FLOPs per byte";
+  intensity.y_label = tr("FLOPs per byte");
   intensity.log_y = true;
   std::vector<PlotSeries> ai =
-      both(n, "QKᵀ written to memory", d.qk_intensity, "tiled (Q, K, V read once)", d.tiled_intensity);
-  if (!std::isnan(d.balance)) ai.push_back(level("this machine's balance", n0, n1, d.balance, 7));
-  plot_card(grid, "intensity", h, "Arithmetic intensity",
-            "QKᵀ: 2n²d_k FLOPs over 4(2nd_k + n²) bytes = nd_k / (2(2d_k + n)), at most d_k/2 = 32. The softmax "
-            "passes over n × n matrices do a few FLOPs per 8 bytes: far below the balance.",
+      both(n, tr("QKᵀ written to memory"), d.qk_intensity, tr("tiled (Q, K, V read once)"), d.tiled_intensity);
+  if (!std::isnan(d.balance)) ai.push_back(level(tr("this machine's balance"), n0, n1, d.balance, 7));
+  plot_card(grid, "intensity", h, tr("Arithmetic intensity"),
+            tr("QKᵀ: 2n²d_k FLOPs over 4(2nd_k + n²) bytes = nd_k / (2(2d_k + n)), at most d_k/2 = 32. The softmax "
+               "passes over n × n matrices do a few FLOPs per 8 bytes: far below the balance."),
             intensity, ai);
 
   table(d);
-  notice("Flash attention does the same FLOPs as the reference; it moves fewer bytes and holds no n × n matrix, so "
-         "its memory stays flat while the reference's grows as n² until it no longer fits. (The lesson's seed writes "
-         "the intensity of QKᵀ as T·d_k / (4(d_k + T)); its own byte count gives T·d_k / (2(2d_k + T)), which tends "
-         "to d_k/2, not d_k/4.)");
+  notice(tr("Flash attention does the same FLOPs as the reference; it moves fewer bytes and holds no n × n matrix, so "
+            "its memory stays flat while the reference's grows as n² until it no longer fits. (The lesson's seed "
+            "writes the intensity of QKᵀ as T·d_k / (4(d_k + T)); its own byte count gives T·d_k / (2(2d_k + T)), "
+            "which tends to d_k/2, not d_k/4.)"));
 }
 
 }  // namespace ui::exp

@@ -4,19 +4,19 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 
 #include "common.h"
 #include "explain.h"
 #include "heads.h"
+#include "i18n.h"
 #include "plot.h"
 #include "theme.h"
 
 namespace ui::exp {
 namespace {
 
-std::string shape_text(const char* name, const int* dims, int count, const char* axes) {
-  std::string text = std::string(name) + " (";
+std::string shape_text(const std::string& name, const int* dims, int count, const char* axes) {
+  std::string text = name + "(";
   for (int i = 0; i < count; ++i) text += (i ? ", " : "") + std::to_string(dims[i]);
   return text + ")  " + axes;
 }
@@ -27,16 +27,16 @@ void heads(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const experiments::HeadsData& d = *lab.experiment().get<experiments::HeadsData>();
   const attn::Shape& s = d.shape;
   const float scale = ImGui::GetFontSize() / 16.0f;
-  heading("Multi-head, cross- and grouped-query attention");
-  notice("Each head attends with its own slice of Q, so each draws its own pattern; their outputs are laid side by side "
-         "and projected back. With fewer K/V heads than query heads, query heads in one group read the same keys and "
-         "values: only their queries differ.");
+  heading(tr("Multi-head, cross- and grouped-query attention"));
+  notice(tr("Each head attends with its own slice of Q, so each draws its own pattern; their outputs are laid side by "
+            "side and projected back. With fewer K/V heads than query heads, query heads in one group read the same "
+            "keys and values: only their queries differ."));
 
   // Controls: the number of heads, K/V heads (the divisors of heads), self or cross.
   const float field = std::min(ImGui::GetContentRegionAvail().x * 0.3f, 180 * scale);
   int h = s.heads;
   ImGui::SetNextItemWidth(field);
-  if (ImGui::SliderInt("heads", &h, 1, lab::Limits::max_heads)) {
+  if (ImGui::SliderInt(tr("heads"), &h, 1, lab::Limits::max_heads)) {
     next.heads = h;
     next.kv_heads = std::min(s.kv_heads, h);
     while (h % next.kv_heads) --next.kv_heads;  // the largest divisor of h at most the old K/V count
@@ -44,14 +44,14 @@ void heads(const lab::Lab& lab, lab::State& next, Ui& ui) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(field);
   std::string kv_label = std::to_string(s.kv_heads);
-  if (ImGui::BeginCombo("K/V heads", kv_label.c_str())) {
+  if (ImGui::BeginCombo(tr("K/V heads"), kv_label.c_str())) {
     for (int kv = 1; kv <= s.heads; ++kv)
       if (s.heads % kv == 0 && ImGui::Selectable(std::to_string(kv).c_str(), kv == s.kv_heads)) next.kv_heads = kv;
     ImGui::EndCombo();
   }
   ImGui::SameLine();
   bool cross = lab.state().kind == lab::Kind::cross;
-  if (ImGui::Checkbox("cross-attention", &cross)) {
+  if (ImGui::Checkbox(tr("cross-attention"), &cross)) {
     next.kind = cross ? lab::Kind::cross : lab::Kind::self;
     if (cross && next.nk == next.nq) next.nk = next.nq + 2;  // n_q ≠ n_k is what makes it visible
   }
@@ -65,20 +65,23 @@ void heads(const lab::Lab& lab, lab::State& next, Ui& ui) {
   }
 
   // The shapes, axes (batch, heads, n, d).
+  const std::vector<std::string> names = aligned({"Q", "K", "V", tr("weights"), tr("output"), "concat"}, 1);
   ImGui::PushFont(fonts().mono);
-  ImGui::TextUnformatted(shape_text("Q      ", d.q_shape.data(), 4, "(batch, heads, n_q, d_k)").c_str());
-  ImGui::TextUnformatted(shape_text("K      ", d.k_shape.data(), 4, "(batch, K/V heads, n_k, d_k)").c_str());
-  ImGui::TextUnformatted(shape_text("V      ", d.v_shape.data(), 4, "(batch, K/V heads, n_k, d_v)").c_str());
-  ImGui::TextUnformatted(shape_text("weights", d.weights_shape.data(), 4, "(batch, heads, n_q, n_k)").c_str());
-  ImGui::TextUnformatted(shape_text("output ", d.output_shape.data(), 4, "(batch, heads, n_q, d_v)").c_str());
-  ImGui::TextUnformatted(shape_text("concat ", d.concat_shape.data(), 3, "(batch, n_q, heads · d_v)").c_str());
+  ImGui::TextUnformatted(shape_text(names[0], d.q_shape.data(), 4, tr("(batch, heads, n_q, d_k)")).c_str());
+  ImGui::TextUnformatted(shape_text(names[1], d.k_shape.data(), 4, tr("(batch, K/V heads, n_k, d_k)")).c_str());
+  ImGui::TextUnformatted(shape_text(names[2], d.v_shape.data(), 4, tr("(batch, K/V heads, n_k, d_v)")).c_str());
+  ImGui::TextUnformatted(shape_text(names[3], d.weights_shape.data(), 4, tr("(batch, heads, n_q, n_k)")).c_str());
+  ImGui::TextUnformatted(shape_text(names[4], d.output_shape.data(), 4, tr("(batch, heads, n_q, d_v)")).c_str());
+  ImGui::TextUnformatted(shape_text(names[5], d.concat_shape.data(), 3, tr("(batch, n_q, heads · d_v)")).c_str());
   ImGui::PopFont();
   std::string groups;
   for (std::size_t g = 0; g < d.groups.size(); ++g) {
-    groups += (g ? ";  " : "") + std::string("K/V head ") + std::to_string(g) + " ← query heads";
-    for (int q : d.groups[g]) groups += " " + std::to_string(q);
+    std::string queries;
+    for (int q : d.groups[g]) queries += (queries.empty() ? "" : " ") + std::to_string(q);
+    groups += (g ? ";  " : "") + i18n::format(tr("K/V head %d ← query heads %s"), int(g), queries.c_str());
   }
-  ImGui::TextWrapped("%s%s", d.cross ? "Cross-attention (n_q ≠ n_k).  " : "", groups.c_str());
+  if (d.cross) ImGui::TextWrapped("%s  %s", tr("Cross-attention (n_q ≠ n_k)."), groups.c_str());
+  else ImGui::TextWrapped("%s", groups.c_str());
 
   // One card per head, its border in its K/V group's colour.
   Grid grid(int(d.heads.size()), 200);
@@ -90,8 +93,8 @@ void heads(const lab::Lab& lab, lab::State& next, Ui& ui) {
     ImGui::PushStyleColor(ImGuiCol_Border, ImGui::ColorConvertU32ToFloat4(plot_colour(v.kv_head)));
     grid.begin(id.c_str(), card_height(hh, 2));
     MapSpec m;
-    m.title = "head " + std::to_string(v.head);
-    m.caption = "reads K/V head " + std::to_string(v.kv_head);
+    m.title = i18n::format(tr("head %d"), v.head);
+    m.caption = i18n::format(tr("reads K/V head %d"), v.kv_head);
     m.values = &v.weights;
     m.rows = indexed("q");
     m.cols = indexed("k");
@@ -102,8 +105,8 @@ void heads(const lab::Lab& lab, lab::State& next, Ui& ui) {
   Grid concat(1, 300);
   concat.begin("concat", card_height(std::clamp(float(s.nq) * 28 + 60, 140.0f, 420.0f), 2));
   MapSpec m;
-  m.title = "Concatenated output";
-  m.caption = "row i: query i's output of every head side by side (head h in columns h·d_v … (h+1)·d_v − 1)";
+  m.title = tr("Concatenated output");
+  m.caption = tr("row i: query i's output of every head side by side (head h in columns h·d_v … (h+1)·d_v − 1)");
   m.values = &d.concatenated;
   m.diverging = true;
   m.rows = indexed("q");

@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 #include "common.h"
 #include "explain.h"
+#include "i18n.h"
 #include "tasks.h"
 #include "theme.h"
 
@@ -17,29 +19,33 @@ namespace {
 
 constexpr const char* kTaskNotes[] = {
     // reverse
-    "Reverse: position i must output the token at position n − 1 − i. Watch the map turn into an anti-diagonal: "
-    "each query row lights up the mirrored key.",
+    N_("Reverse: position i must output the token at position n − 1 − i. Watch the map turn into an anti-diagonal: "
+       "each query row lights up the mirrored key."),
     // induction
-    "Induction: random tokens, a block, then the same block again; in the repeat each position predicts the next "
-    "token. Watch layer 1 form a previous-token head (a bright line just below the diagonal) and layer 2 an "
-    "induction head: in the repeat, each query reads the key just after its token's earlier copy.",
+    N_("Induction: random tokens, a block, then the same block again; in the repeat each position predicts the next "
+       "token. Watch layer 1 form a previous-token head (a bright line just below the diagonal) and layer 2 an "
+       "induction head: in the repeat, each query reads the key just after its token's earlier copy."),
     // sort
-    "Sort: each position outputs the next larger token present. Each row's bright cell lands on the key holding "
-    "that token, so the pattern follows the tokens' values, not their positions.",
+    N_("Sort: each position outputs the next larger token present. Each row's bright cell lands on the key holding "
+       "that token, so the pattern follows the tokens' values, not their positions."),
     // max
-    "Max: every position outputs the largest token. Every row reads the same key, one bright column, wherever the "
-    "largest token sits.",
+    N_("Max: every position outputs the largest token. Every row reads the same key, one bright column, wherever the "
+       "largest token sits."),
 };
 
 constexpr const char* kCompareNote =
-    "Compare the scale: on reverse, set d_k to 64 and the sequence to 32, tick \"a second run with\" no scale, "
-    "and Play. The unscaled run starts with near one-hot attention (entropy about 0.25 against 2.2) and needs "
-    "about six times the steps to reach 95% (at sequence 8, about twice). Then set init std to 0.02: both runs "
-    "start uniform, and the unscaled one is now the faster.";
+    N_("Compare the scale: on reverse, set d_k to 64 and the sequence to 32, tick \"a second run with\" no scale, "
+       "and Play. The unscaled run starts with near one-hot attention (entropy about 0.25 against 2.2) and needs "
+       "about six times the steps to reach 95% (at sequence 8, about twice). Then set init std to 0.02: both runs "
+       "start uniform, and the unscaled one is now the faster.");
 
-const std::string kHeldOutNote = std::to_string(train::Run::kHeldOut) + " sequences the model never trains on";
-
-constexpr const char* kScaleLabels[] = {"1/√d_k", "none", "1/d_k"};
+// The choosers' items as shown, in the order of train::Task, train::Positions and
+// attn::ScaleMode; the link keeps the names of train::kTaskNames and kPositionNames.
+constexpr const char* kTaskLabels[] = {N_("reverse"), N_("induction"), N_("sort"), N_("max")};
+static_assert(std::size(kTaskLabels) == train::kTaskCount);
+constexpr const char* kPositionLabels[] = {N_("learned"), N_("sinusoidal")};
+static_assert(std::size(kPositionLabels) == std::size(train::kPositionNames));
+constexpr const char* kScaleLabels[] = {"1/√d_k", N_("none"), "1/d_k"};
 
 // The compared settings the chooser offers, and the value each compares against: the other
 // scale, a tiny or a unit initialisation, a learning rate ten times off.
@@ -54,7 +60,7 @@ std::string compared_setting(const char* key, const train::Config& c) {
 
 // A setting as the legends name it: "scale none", "init 0.02".
 std::string setting_label(const std::string& key, const std::string& value) {
-  if (key == "scale") return value == "sqrt" ? "1/√d_k" : value == "dk" ? "1/d_k" : "no scale";
+  if (key == "scale") return value == "sqrt" ? "1/√d_k" : value == "dk" ? "1/d_k" : tr("no scale");
   return key + " " + value;
 }
 
@@ -95,80 +101,93 @@ void section(const char* title) {
   ImGui::Separator();
 }
 
+// The next field `width` wide, narrower when its label (longer in Spanish) would not fit
+// beside it in the panel.
+void field_width(const char* label, float width) {
+  const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(label, nullptr, true).x -
+                     ImGui::GetStyle().ItemInnerSpacing.x;
+  ImGui::SetNextItemWidth(std::max(std::min(width, room), width * 0.5f));
+}
+
 bool slider(const char* label, int* v, int lo, int hi, float width, ImGuiSliderFlags flags = 0) {
-  ImGui::SetNextItemWidth(width);
+  field_width(label, width);
   return ImGui::SliderInt(label, v, lo, hi, "%d", flags);
 }
 
+// `items` in English (N_), shown in the language on screen.
 bool combo(const char* label, int* current, const char* const* items, int count, float width) {
-  ImGui::SetNextItemWidth(width);
-  return ImGui::Combo(label, current, items, count);
+  std::vector<const char*> shown;
+  for (int i = 0; i < count; ++i) shown.push_back(tr(items[i]));
+  field_width(label, width);
+  return ImGui::Combo(label, current, shown.data(), count);
 }
 
 void controls(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const lab::State& s = lab.state();
   const float w = ImGui::GetContentRegionAvail().x * 0.52f;
-  if (ImGui::Button(s.play ? "❚❚ Pause" : "▶ Play")) next.play = !s.play;
+  if (ImGui::Button(s.play ? tr("❚❚ Pause") : tr("▶ Play"))) next.play = !s.play;
   ImGui::SameLine();
-  if (ImGui::Button("Step")) ++ui.train_steps_requested, next.play = false;
+  if (ImGui::Button(tr("Step"))) ++ui.train_steps_requested, next.play = false;
   ImGui::SameLine();
-  if (ImGui::Button("Reset")) ui.train_reset_requested = true;
+  if (ImGui::Button(tr("Reset"))) ui.train_reset_requested = true;
   int spf = s.steps_per_frame;
-  if (slider("steps / frame", &spf, 1, lab::TrainLimits::max_steps_per_frame, w, ImGuiSliderFlags_Logarithmic))
+  if (slider(tr("steps / frame"), &spf, 1, lab::TrainLimits::max_steps_per_frame, w, ImGuiSliderFlags_Logarithmic))
     next.steps_per_frame = spf;
 
-  section("Task and model");
+  section(tr("Task and model"));
   train::Config& c = next.train;
   const train::Config& now = s.train;
   int task = int(now.task);
-  if (combo("task", &task, train::kTaskNames, train::kTaskCount, w)) c = train::defaults(train::Task(task));
+  if (combo(tr("task"), &task, kTaskLabels, train::kTaskCount, w)) c = train::defaults(train::Task(task));
   int v = now.layers;
-  if (slider("layers", &v, 1, train::Limits::max_layers, w)) c.layers = v;
+  if (slider(tr("layers"), &v, 1, train::Limits::max_layers, w)) c.layers = v;
   v = now.heads;
-  if (slider("heads", &v, 1, train::Limits::max_heads, w)) c.heads = v;
+  if (slider(tr("heads"), &v, 1, train::Limits::max_heads, w)) c.heads = v;
   v = now.d_model;
   if (slider("d_model", &v, 1, train::Limits::max_d_model, w, ImGuiSliderFlags_Logarithmic)) c.d_model = v;
   v = now.d_k;
-  if (slider("d_k (per head)", &v, 1, train::Limits::max_d_k, w, ImGuiSliderFlags_Logarithmic)) c.d_k = v;
+  if (slider(tr("d_k (per head)"), &v, 1, train::Limits::max_d_k, w, ImGuiSliderFlags_Logarithmic)) c.d_k = v;
   v = now.seq;
-  if (slider("sequence", &v, now.task == train::Task::induction ? 4 : 2, train::Limits::max_seq, w)) {
+  if (slider(tr("sequence"), &v, now.task == train::Task::induction ? 4 : 2, train::Limits::max_seq, w)) {
     c.seq = v;
     c.vocab = std::max(c.vocab, train::min_vocab(now.task, v));  // the task's tokens must fit
   }
   v = now.vocab;
-  if (slider("vocabulary", &v, std::max(2, train::min_vocab(now.task, now.seq)), train::Limits::max_vocab, w))
+  if (slider(tr("vocabulary"), &v, std::max(2, train::min_vocab(now.task, now.seq)), train::Limits::max_vocab, w))
     c.vocab = v;
   bool causal = now.causal;
-  if (ImGui::Checkbox("causal mask", &causal)) c.causal = causal;
+  if (ImGui::Checkbox(tr("causal mask"), &causal)) c.causal = causal;
   int scale = int(now.scale);
-  if (combo("scale", &scale, kScaleLabels, 3, w)) c.scale = attn::ScaleMode(scale);
+  if (combo(tr("scale"), &scale, kScaleLabels, 3, w)) c.scale = attn::ScaleMode(scale);
   int pos = int(now.positions);
-  if (combo("positions", &pos, train::kPositionNames, 2, w)) c.positions = train::Positions(pos);
+  if (combo(tr("positions"), &pos, kPositionLabels, 2, w)) c.positions = train::Positions(pos);
 
-  section("Training");
+  section(tr("Training"));
   float f = now.init_std;
-  ImGui::SetNextItemWidth(w);
-  if (ImGui::SliderFloat("init std", &f, 0.001f, float(train::Limits::max_std), "%.3g", ImGuiSliderFlags_Logarithmic))
+  field_width(tr("init std"), w);
+  if (ImGui::SliderFloat(tr("init std"), &f, 0.001f, float(train::Limits::max_std), "%.3g",
+                         ImGuiSliderFlags_Logarithmic))
     c.init_std = std::max(f, 0.001f);
   f = now.proj_std;
-  ImGui::SetNextItemWidth(w);
-  if (ImGui::SliderFloat("proj std", &f, 0, float(train::Limits::max_std), f > 0 ? "%.3g" : "1/√d_model",
+  field_width(tr("proj std"), w);
+  if (ImGui::SliderFloat(tr("proj std"), &f, 0, float(train::Limits::max_std), f > 0 ? "%.3g" : "1/√d_model",
                          ImGuiSliderFlags_Logarithmic))
     c.proj_std = std::max(f, 0.0f);
   f = now.lr;
-  ImGui::SetNextItemWidth(w);
-  if (ImGui::SliderFloat("learning rate", &f, 1e-4f, float(train::Limits::max_lr), "%.2g", ImGuiSliderFlags_Logarithmic))
+  field_width(tr("learning rate"), w);
+  if (ImGui::SliderFloat(tr("learning rate"), &f, 1e-4f, float(train::Limits::max_lr), "%.2g",
+                         ImGuiSliderFlags_Logarithmic))
     c.lr = std::max(f, 1e-4f);
   v = now.batch;
-  if (slider("batch", &v, 1, train::Limits::max_batch, w, ImGuiSliderFlags_Logarithmic)) c.batch = v;
+  if (slider(tr("batch"), &v, 1, train::Limits::max_batch, w, ImGuiSliderFlags_Logarithmic)) c.batch = v;
   v = int(now.seed);
-  ImGui::SetNextItemWidth(w);
-  if (ImGui::InputInt("seed", &v) && v >= 0) c.seed = std::uint32_t(v);
+  field_width(tr("seed"), w);
+  if (ImGui::InputInt(tr("seed"), &v) && v >= 0) c.seed = std::uint32_t(v);
 
-  section("Compare");
+  section(tr("Compare"));
   bool compare = !s.vs.empty();
   const std::string key = s.vs.substr(0, s.vs.find(':'));
-  if (ImGui::Checkbox("a second run with", &compare)) next.vs = compare ? compared_setting("scale", now) : "";
+  if (ImGui::Checkbox(tr("a second run with"), &compare)) next.vs = compare ? compared_setting("scale", now) : "";
   if (compare) {
     static constexpr const char* kKeys[] = {"scale", "init", "lr"};
     ImGui::SetNextItemWidth(w);
@@ -180,7 +199,7 @@ void controls(const lab::Lab& lab, lab::State& next, Ui& ui) {
       ImGui::EndCombo();
     }
     ImGui::SameLine();
-    ImGui::TextUnformatted("only");
+    ImGui::TextUnformatted(tr("only"));
   }
 }
 
@@ -188,14 +207,12 @@ void controls(const lab::Lab& lab, lab::State& next, Ui& ui) {
 void status(const lab::Training& t, const std::string& this_run, const std::string& other_run) {
   auto line = [](const train::Run& r) {
     const train::History& h = r.history();
-    char text[160];
-    if (h.loss.empty()) return std::string("step 0: press Play, or Step for one step");
-    std::snprintf(text, sizeof text, "step %d · loss %s · held-out accuracy %.1f%%", r.steps(),
-                  num(float(h.loss.back())).c_str(), 100 * h.accuracy.back());
-    std::string out = text;
+    if (h.loss.empty()) return std::string(tr("step 0: press Play, or Step for one step"));
+    std::string out = i18n::format(tr("step %d · loss %s · held-out accuracy %.1f%%"), r.steps(),
+                                   num(float(h.loss.back())).c_str(), 100 * h.accuracy.back());
     const int reached = h.steps_to_accuracy(0.95);
-    if (reached > 0) out += " · 95% at step " + std::to_string(reached);
-    if (r.steps() >= train::Limits::max_steps) out += " · the end: Reset to run again";
+    if (reached > 0) out += " · " + i18n::format(tr("95%% at step %d"), reached);
+    if (r.steps() >= train::Limits::max_steps) out += std::string(" · ") + tr("the end: Reset to run again");
     return out;
   };
   ImGui::PushFont(fonts().heading);
@@ -208,7 +225,7 @@ void status(const lab::Training& t, const std::string& this_run, const std::stri
     ImGui::TextUnformatted(line(*t.compare()).c_str());
     ImGui::PopFont();
     ImGui::SameLine();
-    ImGui::TextColored(palette().muted_text, "(%s, dashed)", other_run.c_str());
+    ImGui::TextColored(palette().muted_text, tr("(%s, dashed)"), other_run.c_str());
   }
 }
 
@@ -224,8 +241,9 @@ void curves(const lab::Training& t, const std::string& this_run, const std::stri
   for (std::size_t r = 0; r < runs.size(); ++r) {
     const train::History& h = runs[r]->history();
     const Curves c(runs[r]->steps());
-    loss.push_back({label("loss", r), c.x, c.of([&](std::size_t i) { return h.loss[i]; }), kind(r), 0});
-    accuracy.push_back({label("accuracy", r), c.x, c.of([&](std::size_t i) { return h.accuracy[i]; }), kind(r), 2});
+    loss.push_back({label(tr("loss"), r), c.x, c.of([&](std::size_t i) { return h.loss[i]; }), kind(r), 0});
+    accuracy.push_back(
+        {label(tr("accuracy"), r), c.x, c.of([&](std::size_t i) { return h.accuracy[i]; }), kind(r), 2});
     grad.push_back({label("‖∂L/∂(W_Q, W_K)‖", r), c.x, c.of([&](std::size_t i) { return h.grad_norm_qk[i]; }),
                     kind(r), 3});
     const int heads = runs[r]->config().heads;
@@ -237,31 +255,31 @@ void curves(const lab::Training& t, const std::string& this_run, const std::stri
     }
   }
   const double steps = std::max(1, run.steps());
-  entropy.push_back({"uniform", {0, steps}, {uniform_entropy(run.config()), uniform_entropy(run.config())},
+  entropy.push_back({tr("uniform"), {0, steps}, {uniform_entropy(run.config()), uniform_entropy(run.config())},
                      PlotSeries::Kind::dashed, 7});
 
   Grid grid(4, 200);
   const float h = card_height(160, 3);
   PlotSpec spec;
-  spec.x_label = "step";
+  spec.x_label = tr("step");
   spec.x_min = 0;
   spec.log_y = true;
-  spec.y_label = "loss";
-  plot_card(grid, "loss", h, "Loss", "cross-entropy on each step's fresh batch", spec, loss);
+  spec.y_label = tr("loss");
+  plot_card(grid, "loss", h, tr("Loss"), tr("cross-entropy on each step's fresh batch"), spec, loss);
   spec.log_y = false;
-  spec.y_label = "accuracy";
+  spec.y_label = tr("accuracy");
   spec.y_min = 0;
   spec.y_max = 1;
-  plot_card(grid, "accuracy", h, "Held-out accuracy", kHeldOutNote, spec, accuracy);
+  plot_card(grid, "accuracy", h, tr("Held-out accuracy"),
+            i18n::format(tr("%d sequences the model never trains on"), train::Run::kHeldOut), spec, accuracy);
   spec.y_label = "nats";
   spec.y_max = NAN;
-  plot_card(grid, "entropy", h, "Attention entropy",
-            "mean per head; 0 is one-hot, dashed is uniform", spec, entropy);
+  plot_card(grid, "entropy", h, tr("Attention entropy"), tr("mean per head; 0 is one-hot, dashed is uniform"), spec,
+            entropy);
   spec.log_y = true;
   spec.y_min = NAN;
-  spec.y_label = "gradient norm";
-  plot_card(grid, "grad", h, "Q and K gradient",
-            "the norm reaching W_Q and W_K at each step", spec, grad);
+  spec.y_label = tr("gradient norm");
+  plot_card(grid, "grad", h, tr("Q and K gradient"), tr("the norm reaching W_Q and W_K at each step"), spec, grad);
 }
 
 void maps(const lab::Lab& lab, Ui& ui, const std::string& other_run) {
@@ -285,14 +303,14 @@ void maps(const lab::Lab& lab, Ui& ui, const std::string& other_run) {
       const std::string id = "map " + std::to_string(r) + "." + std::to_string(k);
       grid.begin(id.c_str(), card_height(height, r ? 2 : 1));
       MapSpec m;
-      m.title = "Layer " + std::to_string(int(k) / heads + 1) + " · head " + std::to_string(int(k) % heads + 1);
-      if (r) m.caption = other_run + " (the second run)";
+      m.title = i18n::format(tr("Layer %d · head %d"), int(k) / heads + 1, int(k) % heads + 1);
+      if (r) m.caption = i18n::format(tr("%s (the second run)"), other_run.c_str());
       m.values = &run.maps().weights[k];
       m.rows = m.cols = labels;
       m.version = t.version();
       const HeatmapHit hit = map(ui, lab, id.c_str(), m);
       if (hit.row >= 0)
-        ImGui::SetTooltip("query %d (%s) → key %d (%s): weight %s", hit.row, token(tokens[std::size_t(hit.row)]).c_str(),
+        ImGui::SetTooltip(tr("query %d (%s) → key %d (%s): weight %s"), hit.row, token(tokens[std::size_t(hit.row)]).c_str(),
                           hit.col, token(tokens[std::size_t(hit.col)]).c_str(),
                           num(run.maps().weights[k](hit.row, hit.col)).c_str());
       grid.end();
@@ -303,10 +321,11 @@ void maps(const lab::Lab& lab, Ui& ui, const std::string& other_run) {
 // The fixed example in one aligned block: input, target, predicted (green when right).
 void example_tokens(const train::Maps& m) {
   ImGui::BeginGroup();
-  ImGui::TextColored(palette().muted_text, "One held-out example: the maps' axes");
+  ImGui::TextColored(palette().muted_text, "%s", tr("One held-out example: the maps' axes"));
   ImGui::PushFont(fonts().mono);
-  auto row = [&](const char* name, const std::vector<int>& tokens, bool judged) {
-    ImGui::TextColored(palette().muted_text, "%-10s", name);
+  const std::vector<std::string> names = aligned({tr("input"), tr("target"), tr("predicted")}, 1);
+  auto row = [&](const std::string& name, const std::vector<int>& tokens, bool judged) {
+    ImGui::TextColored(palette().muted_text, "%s", name.c_str());
     for (std::size_t i = 0; i < tokens.size(); ++i) {
       ImGui::SameLine();
       const bool scored = m.targets[i] >= 0;
@@ -316,9 +335,9 @@ void example_tokens(const train::Maps& m) {
       ImGui::TextColored(colour, "%s", token(tokens[i]).c_str());
     }
   };
-  row("input", m.tokens, false);
-  row("target", m.targets, false);
-  row("predicted", m.predicted, true);
+  row(names[0], m.tokens, false);
+  row(names[1], m.targets, false);
+  row(names[2], m.predicted, true);
   ImGui::PopFont();
   ImGui::EndGroup();
 }
@@ -328,9 +347,9 @@ void notes(train::Task task) {
   ImGui::SameLine(0, 24 * ImGui::GetFontSize() / 16);
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(0);
-  ImGui::TextUnformatted("What to try");
-  notice(kTaskNotes[int(task)]);
-  notice(kCompareNote);
+  ImGui::TextUnformatted(tr("What to try"));
+  notice(tr(kTaskNotes[int(task)]));
+  notice(tr(kCompareNote));
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
 }
@@ -341,10 +360,10 @@ void train(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const lab::Training& t = lab.training();
   const lab::State& s = lab.state();
   const float scale = ImGui::GetFontSize() / 16.0f;
-  heading("Training lab: a tiny attention model learns in front of you");
-  notice("An attention-only transformer trains here on a toy task only attention can solve. Notice that the loss "
-         "drops when the maps sharpen into the task's pattern, and that a run whose softmax starts saturated (entropy "
-         "near 0) learns more slowly.");
+  heading(tr("Training lab: a tiny attention model learns in front of you"));
+  notice(tr("An attention-only transformer trains here on a toy task only attention can solve. Notice that the loss "
+            "drops when the maps sharpen into the task's pattern, and that a run whose softmax starts saturated "
+            "(entropy near 0) learns more slowly."));
   ImGui::Spacing();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float left = std::min(300 * scale, avail.x * 0.4f);
@@ -355,14 +374,16 @@ void train(const lab::Lab& lab, lab::State& next, Ui& ui) {
   ImGui::BeginChild("train results", ImVec2(0, avail.y), false);
   if (!t.run()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette().accent);
-    ImGui::TextWrapped("This model cannot train: %s.", t.error().c_str());
+    // train::validate's reasons stay in English (the training request's errors); tr() finds
+    // the model's own (N_ in training.cpp).
+    ImGui::TextWrapped(tr("This model cannot train: %s."), tr(t.error().c_str()));
     ImGui::PopStyleColor();
   } else {
     const std::string key = s.vs.substr(0, s.vs.find(':'));
     const std::string this_run = setting_label(key, lab::train_setting(s.train, key));
     const std::string other_run = key.empty() ? "" : setting_label(key, s.vs.substr(key.size() + 1));
     status(t, this_run, other_run);
-    if (!t.compare_error().empty()) ImGui::TextWrapped("No second run: %s.", t.compare_error().c_str());
+    if (!t.compare_error().empty()) ImGui::TextWrapped(tr("No second run: %s."), tr(t.compare_error().c_str()));
     curves(t, this_run, other_run);
     example_tokens(t.run()->maps());
     notes(s.train.task);
