@@ -9,6 +9,7 @@
 #include <numeric>
 #include <random>
 
+#include "i18n.h"
 #include "sampling.h"
 #include "scaling.h"
 
@@ -60,7 +61,8 @@ std::vector<int> open_keys(const Live& live, int i) {
 std::string score_arithmetic(const Live& live, int i, int j) {
   std::string out = live.query_label(i) + "·" + live.key_label(j) + " = " + num(live.head.raw(i, j)) + ", × " +
                     num(live.scale) + " = " + num(live.head.scaled(i, j));
-  if (live.head.mask(i, j) != 0) out += ", + mask " + num(live.head.mask(i, j)) + " = " + num(live.head.masked(i, j));
+  if (live.head.mask(i, j) != 0)
+    out += i18n::format(tr(", + mask %s = %s"), num(live.head.mask(i, j)).c_str(), num(live.head.masked(i, j)).c_str());
   return out;
 }
 
@@ -84,12 +86,12 @@ Question largest_weight(const Live& live) {
     scores += (c ? ", " : "") + live.key_label(keys[c]) + " " + num(live.head.masked(i, keys[c]));
   }
   const int top = keys[std::size_t(q.expected.front())];
-  q.text = "Which key does query " + live.query_label(i) + " give the largest weight?";
+  q.text = i18n::format(tr("Which key does query %s give the largest weight?"), live.query_label(i).c_str());
   q.expected_text = live.key_label(top);
-  q.explanation = "The softmax keeps the order of the scores, so the largest score wins. Query " +
-                  live.query_label(i) + "'s scores (scaled, masked): " + scores + ". The largest is " +
-                  live.key_label(top) + "'s, " + num(live.head.masked(i, top)) + ", which gets weight " +
-                  num(w(i, top)) + ".";
+  q.explanation = i18n::format(tr("The softmax keeps the order of the scores, so the largest score wins. Query %s's "
+                                  "scores (scaled, masked): %s. The largest is %s's, %s, which gets weight %s."),
+                               live.query_label(i).c_str(), scores.c_str(), q.expected_text.c_str(),
+                               num(live.head.masked(i, top)).c_str(), num(w(i, top)).c_str());
   return q;
 }
 
@@ -101,14 +103,17 @@ Question weight(const Live& live, std::uint32_t seed) {
   const int j = keys[seed % keys.size()];
   const auto& h = live.head;
   const double w = h.weights(i, j);
-  q.text = "What weight does query " + live.query_label(i) + " give key " + live.key_label(j) + "? (within ±0.01)";
+  q.text = i18n::format(tr("What weight does query %s give key %s? (within ±0.01)"), live.query_label(i).c_str(),
+                        live.key_label(j).c_str());
   q.expected = {w};
   q.tolerance = 0.01;
   q.expected_text = num(w);
-  q.explanation = "Score: " + score_arithmetic(live, i, j) + ". Subtract the row's maximum " + num(h.row_max(i)) +
-                  ": e^(" + num(h.masked(i, j)) + " − " + num(h.row_max(i)) + ") = " + num(h.exps(i, j)) +
-                  ". Divide by the row's sum of such terms, " + num(h.row_sum(i)) + ": " + num(h.exps(i, j)) + " / " +
-                  num(h.row_sum(i)) + " = " + num(w) + ".";
+  const std::string top = num(h.row_max(i)), term = num(h.exps(i, j)), total = num(h.row_sum(i));
+  q.explanation = i18n::format(tr("Score: %s. Subtract the row's maximum %s: e^(%s − %s) = %s. Divide by the row's sum "
+                                  "of such terms, %s: %s / %s = %s."),
+                               score_arithmetic(live, i, j).c_str(), top.c_str(), num(h.masked(i, j)).c_str(),
+                               top.c_str(), term.c_str(), total.c_str(), term.c_str(), total.c_str(),
+                               q.expected_text.c_str());
   return q;
 }
 
@@ -119,9 +124,11 @@ Question output_row(const Live& live) {
   Question q;
   for (int d = 0; d < cols; ++d) q.expected.push_back(h.output(i, d));
   q.tolerance = 0.02;
-  q.text = "What is the output row of query " + live.query_label(i) + "?" +
-           (cols < h.output.cols() ? " (its first " + std::to_string(cols) + " entries)" : std::string()) +
-           " (each within ±0.02)";
+  const std::string label = live.query_label(i);
+  q.text = cols < h.output.cols()
+               ? i18n::format(tr("What is the output row of query %s? (its first %d entries) (each within ±0.02)"),
+                              label.c_str(), cols)
+               : i18n::format(tr("What is the output row of query %s? (each within ±0.02)"), label.c_str());
   q.expected_text = list(q.expected, 3);
   // The terms of Σ_j w_ij v_j, the largest weights first, at most four.
   std::vector<int> keys(std::size_t(h.weights.cols()));
@@ -135,9 +142,10 @@ Question output_row(const Live& live) {
     for (int d = 0; d < cols; ++d) vj.push_back(live.v(j, d));
     terms += (shown++ ? " + " : "") + num(h.weights(i, j), 3) + "·" + list(vj, 3);
   }
-  if (shown < (h.weights.row(i).array() > 0).count()) terms += " + … (smaller weights)";
-  q.explanation = "The output is the weighted average of the value rows: Σ_j w_ij v_j = " + terms + " = " +
-                  q.expected_text + ".";
+  if (shown < (h.weights.row(i).array() > 0).count())
+    terms = i18n::format(tr("%s + … (smaller weights)"), terms.c_str());
+  q.explanation = i18n::format(tr("The output is the weighted average of the value rows: Σ_j w_ij v_j = %s = %s."),
+                               terms.c_str(), q.expected_text.c_str());
   return q;
 }
 
@@ -152,12 +160,12 @@ Question masked_weight(const Live& live, std::uint32_t seed) {
       for (int j = 0; j < h.weights.cols(); ++j) {
         const std::string why = live.mask_reason(i, j);
         if (why.empty()) continue;
-        q.text = "Key " + live.key_label(j) + " is blocked for query " + live.query_label(i) + " (" + why +
-                 "). What is its weight after the softmax?";
+        q.text = i18n::format(tr("Key %s is blocked for query %s (%s). What is its weight after the softmax?"),
+                              live.key_label(j).c_str(), live.query_label(i).c_str(), why.c_str());
         q.expected = {h.weights(i, j)};
-        q.explanation = "The mask adds −∞ to the score, e^(−∞) = 0, so the weight is exactly " +
-                        num(h.weights(i, j)) + "; the row's other keys share all of the weight (their sum is " +
-                        num(h.weights.row(i).sum()) + ").";
+        q.explanation = i18n::format(tr("The mask adds −∞ to the score, e^(−∞) = 0, so the weight is exactly %s; the "
+                                        "row's other keys share all of the weight (their sum is %s)."),
+                                     num(h.weights(i, j)).c_str(), num(h.weights.row(i).sum()).c_str());
         q.about_screen = true;
         return q;
       }
@@ -169,11 +177,12 @@ Question masked_weight(const Live& live, std::uint32_t seed) {
   o.scale = attn::scale_for(attn::ScaleMode::inv_sqrt_dk, 2);
   o.causal = attn::Causal::top_left;
   const attn::HeadTrace t = attn::reference_forward(p.inputs(), o).at(0, 0);
-  q.text = "Nothing is masked on screen, so take a causal mask over three positions: what weight does query 0 "
-           "give key 2 (a future position)?";
+  q.text = tr("Nothing is masked on screen, so take a causal mask over three positions: what weight does query 0 "
+              "give key 2 (a future position)?");
   q.expected = {t.weights(0, 2)};
-  q.explanation = "A causal mask blocks every key j > i: it adds −∞ to s₀₂, e^(−∞) = 0, so the weight is " +
-                  num(t.weights(0, 2)) + ". Query 0 sees only key 0, whose weight is " + num(t.weights(0, 0)) + ".";
+  q.explanation = i18n::format(tr("A causal mask blocks every key j > i: it adds −∞ to s₀₂, e^(−∞) = 0, so the weight "
+                                  "is %s. Query 0 sees only key 0, whose weight is %s."),
+                               num(t.weights(0, 2)).c_str(), num(t.weights(0, 0)).c_str());
   return q;
 }
 
@@ -191,19 +200,21 @@ Question shape(std::uint32_t seed, int number) {
   const attn::HeadTrace t = attn::reference_forward(p.inputs(), o).at(0, 0);
   const bool output = number % 2 == 1;
   const attn::Matrix& m = output ? t.output : t.scaled;
-  const std::string given = "Q is " + std::to_string(s.nq) + "×" + std::to_string(s.dk) + ", K is " +
-                            std::to_string(s.nk) + "×" + std::to_string(s.dk) + " and V is " + std::to_string(s.nk) +
-                            "×" + std::to_string(s.dv) + ".";
   Question q;
-  q.text = given + (output ? " What is the shape of the output softmax(QKᵀ/√d_k)V?" : " What is the shape of S = QKᵀ/√d_k?");
+  q.text = i18n::format(output ? tr("Q is %d×%d, K is %d×%d and V is %d×%d. What is the shape of the output "
+                                    "softmax(QKᵀ/√d_k)V?")
+                               : tr("Q is %d×%d, K is %d×%d and V is %d×%d. What is the shape of S = QKᵀ/√d_k?"),
+                        s.nq, s.dk, s.nk, s.dk, s.nk, s.dv);
   q.expected = {double(m.rows()), double(m.cols())};
+  // Not translated: it is also how a shape is typed as an answer.
   q.expected_text = std::to_string(m.rows()) + "×" + std::to_string(m.cols());
-  q.explanation = output ? "The weights A = softmax(S) are n_q × n_k = " + std::to_string(s.nq) + "×" + std::to_string(s.nk) +
-                               "; A·V takes one row of V per key, so the output is n_q × d_v = " + q.expected_text +
-                               ". d_k only sets the length of the dot products."
-                         : "Each of the " + std::to_string(s.nq) + " queries is dotted with each of the " +
-                               std::to_string(s.nk) + " keys: n_q × n_k = " + q.expected_text +
-                               ". d_k is summed over, and the scale does not change the shape.";
+  q.explanation = output ? i18n::format(tr("The weights A = softmax(S) are n_q × n_k = %d×%d; A·V takes one row of V "
+                                           "per key, so the output is n_q × d_v = %s. d_k only sets the length of the "
+                                           "dot products."),
+                                        s.nq, s.nk, q.expected_text.c_str())
+                         : i18n::format(tr("Each of the %d queries is dotted with each of the %d keys: n_q × n_k = %s. "
+                                           "d_k is summed over, and the scale does not change the shape."),
+                                        s.nq, s.nk, q.expected_text.c_str());
   return q;
 }
 
@@ -216,17 +227,19 @@ Question spread(std::uint32_t seed, int number) {
   const double want = which == 0 ? root : which == 1 ? 1.0 : 1.0 / root;
   const experiments::ScalingData measured = experiments::scaling(dk, seed);
   Question q;
-  q.text = std::string("q and k have d_k = ") + std::to_string(dk) +
-           " independent components, each with mean 0 and variance 1. What is the standard deviation of " + kForms[which] +
-           "? (within 10%)";
+  q.text = i18n::format(tr("q and k have d_k = %d independent components, each with mean 0 and variance 1. What is "
+                           "the standard deviation of %s? (within 10%%)"),
+                        dk, kForms[which]);
   q.expected = {want};
   q.tolerance = 0.1 * want;
   q.expected_text = num(want);
-  q.explanation = "q·k = Σ q_d k_d adds d_k independent terms of variance 1, so Var(q·k) = d_k = " + std::to_string(dk) +
-                  " and its standard deviation is √d_k = " + num(root) + ". Dividing by √d_k brings it to 1; by d_k, to 1/√d_k = " +
-                  num(1.0 / root) + ". Measured by the kernel on random q and k: standard deviation " +
-                  num(std::sqrt(measured.variance_raw)) + " for q·k and " + num(std::sqrt(measured.variance_scaled)) +
-                  " for q·k/√d_k.";
+  q.explanation = i18n::format(tr("q·k = Σ q_d k_d adds d_k independent terms of variance 1, so Var(q·k) = d_k = %d "
+                                  "and its standard deviation is √d_k = %s. Dividing by √d_k brings it to 1; by d_k, "
+                                  "to 1/√d_k = %s. Measured by the kernel on random q and k: standard deviation %s for "
+                                  "q·k and %s for q·k/√d_k."),
+                               dk, num(root).c_str(), num(1.0 / root).c_str(),
+                               num(std::sqrt(measured.variance_raw)).c_str(),
+                               num(std::sqrt(measured.variance_scaled)).c_str());
   return q;
 }
 
@@ -235,17 +248,18 @@ Question fill_pitfall(std::uint32_t seed) {
   const std::vector<float> scores = {float(rng() % 4), float(rng() % 4), float(rng() % 4)};
   const attn::HeadTrace t = row_through_kernel(scores, {2}, -1.0f);
   Question q;
-  q.text = "A row's scores are " + list({scores[0], scores[1], scores[2]}, 3) +
-           " and the last key must be masked, but the mask adds −1 instead of −∞. What weight does the masked key "
-           "still get? (within ±0.01)";
+  q.text = i18n::format(tr("A row's scores are %s and the last key must be masked, but the mask adds −1 instead of −∞. "
+                           "What weight does the masked key still get? (within ±0.01)"),
+                        list({scores[0], scores[1], scores[2]}, 3).c_str());
   q.expected = {t.weights(0, 2)};
   q.tolerance = 0.01;
   q.expected_text = num(t.weights(0, 2));
   const double a = std::exp(double(scores[0])), b = std::exp(double(scores[1])), c = std::exp(double(scores[2]) - 1);
-  q.explanation = "Adding −1 only lowers the score to " + num(scores[2] - 1.0) + ": e^" + num(scores[2] - 1.0) + " / (e^" +
-                  num(scores[0]) + " + e^" + num(scores[1]) + " + e^" + num(scores[2] - 1.0) + ") = " + num(c) + " / " +
-                  num(a + b + c) + " = " + num(t.weights(0, 2)) +
-                  ". The masked key keeps real weight; with −∞ it would get exactly 0.";
+  const std::string lowered = num(scores[2] - 1.0);
+  q.explanation = i18n::format(tr("Adding −1 only lowers the score to %s: e^%s / (e^%s + e^%s + e^%s) = %s / %s = %s. "
+                                  "The masked key keeps real weight; with −∞ it would get exactly 0."),
+                               lowered.c_str(), lowered.c_str(), num(scores[0]).c_str(), num(scores[1]).c_str(),
+                               lowered.c_str(), num(c).c_str(), num(a + b + c).c_str(), q.expected_text.c_str());
   return q;
 }
 
@@ -262,16 +276,19 @@ Question stable_softmax(std::uint32_t seed) {
   const attn::HeadTrace t = row_through_kernel(scores, {}, attn::kNegInf);
   Question q;
   const float m = *std::max_element(scores.begin(), scores.end());
-  q.text = "What is the largest weight of softmax(" + list({scores[0], scores[1], scores[2]}, 6) + ")? (within ±0.01)";
+  q.text = i18n::format(tr("What is the largest weight of softmax(%s)? (within ±0.01)"),
+                        list({scores[0], scores[1], scores[2]}, 6).c_str());
   q.expected = {double(t.weights.row(0).maxCoeff())};
   q.tolerance = 0.01;
   q.expected_text = num(q.expected[0]);
   std::vector<double> shifted, exps;
   for (float s : scores) shifted.push_back(s - m), exps.push_back(std::exp(double(s - m)));
-  q.explanation = "e^" + num(base) + " overflows float32 (its largest value is about e^88.7), so subtract the maximum " +
-                  num(m) + " first; the weights do not change: " + list(shifted, 3) + " → e^ = " + list(exps, 4) +
-                  ", sum " + num(exps[0] + exps[1] + exps[2]) + ", largest weight 1 / " +
-                  num(exps[0] + exps[1] + exps[2]) + " = " + q.expected_text + ".";
+  const std::string total = num(exps[0] + exps[1] + exps[2]);
+  q.explanation = i18n::format(tr("e^%s overflows float32 (its largest value is about e^88.7), so subtract the maximum "
+                                  "%s first; the weights do not change: %s → e^ = %s, sum %s, largest weight 1 / %s = "
+                                  "%s."),
+                               num(base).c_str(), num(m).c_str(), list(shifted, 3).c_str(), list(exps, 4).c_str(),
+                               total.c_str(), total.c_str(), q.expected_text.c_str());
   return q;
 }
 
@@ -283,22 +300,24 @@ Question saturation(std::uint32_t seed) {
   const attn::HeadTrace unscaled = row_through_kernel({0.0f, float(dk), 2.0f * dk}, {}, attn::kNegInf);
   const double w = scaled.weights(0, 2), u = unscaled.weights(0, 2);
   Question q;
-  q.text = "Raw scores are [0, d_k, 2·d_k] with d_k = " + std::to_string(dk) +
-           ". After scaling by 1/√d_k, the winning key's weight is w. What is ∂w/∂s for that key, w(1 − w)? (within ±0.01)";
+  q.text = i18n::format(tr("Raw scores are [0, d_k, 2·d_k] with d_k = %d. After scaling by 1/√d_k, the winning key's "
+                           "weight is w. What is ∂w/∂s for that key, w(1 − w)? (within ±0.01)"),
+                        dk);
   q.expected = {w * (1 - w)};
   q.tolerance = 0.01;
   q.expected_text = num(w * (1 - w));
-  q.explanation = "Scaled, the scores are [0, " + num(root) + ", " + num(2 * root) + "], w = " + num(w) + " and w(1 − w) = " +
-                  q.expected_text + ". Unscaled, [0, " + std::to_string(dk) + ", " + std::to_string(2 * dk) + "] give w = " +
-                  num(u, 8) + " and w(1 − w) = " + num(u * (1 - u), 3) +
-                  ": a saturated softmax passes almost no gradient back to its scores, so the keys stop learning.";
+  q.explanation = i18n::format(tr("Scaled, the scores are [0, %s, %s], w = %s and w(1 − w) = %s. Unscaled, [0, %d, "
+                                  "%d] give w = %s and w(1 − w) = %s: a saturated softmax passes almost no gradient "
+                                  "back to its scores, so the keys stop learning."),
+                               num(root).c_str(), num(2 * root).c_str(), num(w).c_str(), q.expected_text.c_str(), dk,
+                               2 * dk, num(u, 8).c_str(), num(u * (1 - u), 3).c_str());
   return q;
 }
 
 // Reads the numbers of an answer: a number, an array of numbers, or text holding numbers.
 bool numbers_of(const nlohmann::json& answer, std::vector<double>& out, std::string& error) {
   auto add = [&](const nlohmann::json& x) {
-    if (!x.is_number()) return error = "the answer's entries must be numbers", false;
+    if (!x.is_number()) return error = tr("the answer's entries must be numbers"), false;
     out.push_back(x.get<double>());
     return true;
   };
@@ -325,9 +344,9 @@ bool numbers_of(const nlohmann::json& answer, std::vector<double>& out, std::str
   } else if (!add(answer)) {
     return false;
   }
-  if (out.empty()) return error = "the answer holds no number", false;
+  if (out.empty()) return error = tr("the answer holds no number"), false;
   for (double x : out)
-    if (!std::isfinite(x)) return error = "the answer must be finite numbers", false;
+    if (!std::isfinite(x)) return error = tr("the answer must be finite numbers"), false;
   return true;
 }
 
@@ -373,8 +392,8 @@ Verdict check(const Question& q, const nlohmann::json& answer) {
       index = answer.get<int>();
     }
     if (index < 0 || index >= int(q.choices.size())) {
-      v.error = "answer: expected one of the choices (its text or its index from 0 to " +
-                std::to_string(q.choices.size() - 1) + ")";
+      v.error = i18n::format(tr("answer: expected one of the choices (its text or its index from 0 to %d)"),
+                             int(q.choices.size()) - 1);
       return v;
     }
     v.correct = std::find(q.expected.begin(), q.expected.end(), double(index)) != q.expected.end();
@@ -382,12 +401,15 @@ Verdict check(const Question& q, const nlohmann::json& answer) {
   }
   std::vector<double> got;
   if (!numbers_of(answer, got, v.error)) {
-    v.error = "answer: " + v.error;
+    v.error = i18n::format(tr("answer: %s"), v.error.c_str());
     return v;
   }
   if (got.size() != q.expected.size()) {
-    v.error = "answer: expected " + std::to_string(q.expected.size()) + (q.expected.size() == 1 ? " number" : " numbers") +
-              (q.kind == Kind::shape ? " (rows × columns)" : "") + ", got " + std::to_string(got.size());
+    // A shape is always two numbers.
+    const char* sentence = q.kind == Kind::shape ? tr("answer: expected %d numbers (rows × columns), got %d")
+                           : q.expected.size() == 1 ? tr("answer: expected %d number, got %d")
+                                                    : tr("answer: expected %d numbers, got %d");
+    v.error = i18n::format(sentence, int(q.expected.size()), int(got.size()));
     return v;
   }
   v.correct = true;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "explain.h"
+#include "i18n.h"
 #include "theme.h"
 #include "ui.h"
 
@@ -81,7 +82,7 @@ void geometry(const lab::Lab& lab, lab::State& next, Ui& ui) {
   draw->AddRect(p0, p1, colour(pal.card_border));
   draw->AddLine(ImVec2(p0.x, centre.y), ImVec2(p1.x, centre.y), colour(pal.muted_text, 0.5f));
   draw->AddLine(ImVec2(centre.x, p0.y), ImVec2(centre.x, p1.y), colour(pal.muted_text, 0.5f));
-  const std::string axes = "d0 →  d1 ↑  edges ±" + num(std::round(drag.range * 10) / 10);
+  const std::string axes = i18n::format(tr("d0 →  d1 ↑  edges ±%s"), num(std::round(drag.range * 10) / 10).c_str());
   draw->AddText(ImVec2(p0.x + 4 * scale, p0.y + 2 * scale), colour(pal.muted_text), axes.c_str());
 
   // The selected query's direction, and each key's projection onto it: the foot of the
@@ -141,17 +142,17 @@ void geometry(const lab::Lab& lab, lab::State& next, Ui& ui) {
     ImGui::BeginTooltip();
     ImGui::PushFont(fonts().mono);
     const attn::Matrix& m = closest->matrix == 0 ? lab.q() : lab.k();
-    ImGui::Text("%s%d = [%s, %s]%s", closest->matrix == 0 ? "q" : "k", closest->row, num(m(closest->row, 0)).c_str(),
-                num(m(closest->row, 1)).c_str(), draggable ? "  (drag to move)" : "");
+    ImGui::Text(draggable ? tr("%s%d = [%s, %s]  (drag to move)") : "%s%d = [%s, %s]", closest->matrix == 0 ? "q" : "k",
+                closest->row, num(m(closest->row, 0)).c_str(), num(m(closest->row, 1)).c_str());
     ImGui::PopFont();
     ImGui::EndTooltip();
   }
   ImGui::PushStyleColor(ImGuiCol_Text, pal.muted_text);
-  const std::string hint = draggable ? std::string("Drag an arrow's tip to change that row of ") +
-                                           (s.kind == lab::Kind::cross ? "Q or K." : "Q = K = V.")
-                                     : "Q and K are X·W_Q and X·W_K here: change them at step 0, or set proj=0 "
-                                       "(Q = K = V = X) to drag the arrows.";
-  ImGui::TextWrapped("%s", hint.c_str());
+  const char* hint = !draggable ? tr("Q and K are X·W_Q and X·W_K here: change them at step 0, or set proj=0 "
+                                     "(Q = K = V = X) to drag the arrows.")
+                     : s.kind == lab::Kind::cross ? tr("Drag an arrow's tip to change that row of Q or K.")
+                                                  : tr("Drag an arrow's tip to change that row of Q = K = V.");
+  ImGui::TextWrapped("%s", hint);
   ImGui::PopStyleColor();
 }
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "i18n.h"
 #include "theme.h"
 #include "ui.h"
 
@@ -21,14 +22,14 @@ int first_hidden_step(const lab::Lab& lab) {
 void practice(const lab::Lab& lab, lab::State&, Ui& ui) {
   const practice::Session& session = lab.practice();
   ImGui::PushFont(fonts().heading);
-  ImGui::TextUnformatted("Practice");
+  ImGui::TextUnformatted(tr("Practice"));
   ImGui::PopFont();
   if (session.asked() == 0) {  // the first question comes after this frame
     ui.practice_next_requested = true;
     return;
   }
   ImGui::SameLine();
-  ImGui::TextColored(palette().muted_text, "%d right of %d asked", session.right(),
+  ImGui::TextColored(palette().muted_text, tr("%d right of %d asked"), session.right(),
                      session.asked() - (session.answered() ? 0 : 1));
   const practice::Question& q = session.current();
   ImGui::TextWrapped("%s", q.text.c_str());
@@ -40,26 +41,27 @@ void practice(const lab::Lab& lab, lab::State&, Ui& ui) {
         if (ImGui::Button(q.choices[c].c_str())) ui.practice_answer = nlohmann::json(int(c)).dump();
       }
     } else {
-      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("Check").x -
+      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(tr("Check")).x -
                               ImGui::GetStyle().FramePadding.x * 2 - ImGui::GetStyle().ItemSpacing.x);
-      const bool enter = ImGui::InputTextWithHint("##answer", q.kind == practice::Kind::shape ? "rows × columns" : "your answer",
-                                                  ui.practice_input, sizeof ui.practice_input,
+      const char* hint = q.kind == practice::Kind::shape ? tr("rows × columns") : tr("your answer");
+      const bool enter = ImGui::InputTextWithHint("##answer", hint, ui.practice_input, sizeof ui.practice_input,
                                                   ImGuiInputTextFlags_EnterReturnsTrue);
       ImGui::SameLine();
-      if ((ImGui::Button("Check") || enter) && ui.practice_input[0] != 0)
+      if ((ImGui::Button(tr("Check")) || enter) && ui.practice_input[0] != 0)
         ui.practice_answer = nlohmann::json(std::string(ui.practice_input)).dump();
-      ImGui::TextColored(palette().muted_text, "%s",
-                         q.expected.size() > 1 && q.kind != practice::Kind::shape ? "Numbers separated by commas." : "");
+      const bool several = q.expected.size() > 1 && q.kind != practice::Kind::shape;
+      ImGui::TextColored(palette().muted_text, "%s", several ? tr("Numbers separated by commas.") : "");
     }
     if (!ui.practice_error.empty()) ImGui::TextColored(palette().accent, "%s", ui.practice_error.c_str());
     return;
   }
   const ImVec4 right(0.13f, 0.55f, 0.25f, 1), wrong(0.80f, 0.25f, 0.15f, 1);
-  ImGui::TextColored(session.last_correct() ? right : wrong, "%s", session.last_correct() ? "Right." : "Not quite.");
+  ImGui::TextColored(session.last_correct() ? right : wrong, "%s",
+                     session.last_correct() ? tr("Right.") : tr("Not quite."));
   ImGui::SameLine();
-  ImGui::Text("The answer: %s", q.expected_text.c_str());
+  ImGui::Text(tr("The answer: %s"), q.expected_text.c_str());
   ImGui::TextWrapped("%s", q.explanation.c_str());
-  if (ImGui::Button("Next question")) {
+  if (ImGui::Button(tr("Next question"))) {
     ui.practice_next_requested = true;
     ui.practice_input[0] = 0;
     ui.practice_error.clear();

@@ -10,6 +10,7 @@
 
 #include "accessibility.h"
 #include "explain.h"
+#include "i18n.h"
 #include "theme.h"
 #include "ui.h"
 
@@ -22,7 +23,7 @@ namespace {
 enum class Rows { queries, beside_x, keys, model };
 
 struct Card {
-  std::string title;       // e.g. "W_Q"; also the child window's id
+  const char* title;       // "W_Q", or N_("K  keys"): shown through tr(), the English is the child window's id
   const attn::Matrix* m;
   Rows rows;
   bool columns_are_model;  // X's columns are the embedding's d_model dimensions
@@ -36,9 +37,9 @@ void card(const lab::Lab& lab, lab::State& next, Ui& ui, HeatmapView& view, cons
   const float scale = ImGui::GetFontSize() / 16.0f;
   ImGui::PushStyleColor(ImGuiCol_Border, c.result ? palette().accent : palette().card_border);
   ImGui::PushStyleVar(ImGuiStyleVar_ChildBorderSize, (c.result ? 2.0f : 1.0f) * scale);
-  ImGui::BeginChild(c.title.c_str(), size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  ImGui::BeginChild(c.title, size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   ImGui::PushFont(fonts().heading);
-  ImGui::TextUnformatted(c.title.c_str());
+  ImGui::TextUnformatted(tr(c.title));
   ImGui::PopFont();
   // The shape beside the title where it fits (narrow cards drop it; the tooltip has the cell).
   const std::string shape = dims(*c.m);
@@ -68,7 +69,7 @@ void card(const lab::Lab& lab, lab::State& next, Ui& ui, HeatmapView& view, cons
   if (hit.row >= 0) {
     ImGui::BeginTooltip();
     ImGui::PushFont(fonts().mono);
-    const std::string name = c.title.substr(0, c.title.find(' '));
+    const std::string title = c.title, name = title.substr(0, title.find(' '));
     ImGui::TextUnformatted((c.which >= 0 ? explain_projection(lab, c.which, hit.row, hit.col)
                                          : name + "[" + std::to_string(hit.row) + ", " + std::to_string(hit.col) +
                                                "] = " + num((*c.m)(hit.row, hit.col)))
@@ -134,9 +135,10 @@ void projections(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
            {kXWeight, 1, 1, 1}, both * 0.56f);
     const float w = (ImGui::GetContentRegionAvail().x - 3 * gap) / (kXWeight + 3), h = both * 0.44f;
     ImGui::BeginChild("what", ImVec2(w * kXWeight, h), false);
-    note("Each token's embedding, a row of X (d_model = " + std::to_string(s.dmodel) +
-         "), times three learned matrices: a query (what it looks for), a key (what it can be found by), a value "
-         "(what it passes on). Since W_Q ≠ W_K, a token need not match itself best.");
+    note(i18n::format(tr("Each token's embedding, a row of X (d_model = %d), times three learned matrices: a query "
+                         "(what it looks for), a key (what it can be found by), a value (what it passes on). Since "
+                         "W_Q ≠ W_K, a token need not match itself best."),
+                      s.dmodel));
     ImGui::EndChild();
     const Card weights[3] = {{"W_Q", &lab.w_q(), Rows::model, false, -1, false},
                              {"W_K", &lab.w_k(), Rows::model, false, -1, false},
@@ -146,19 +148,19 @@ void projections(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
       card(lab, next, ui, views[1 + i], weights[i], ImVec2(w, h));
     }
   } else if (s.kind == lab::Kind::self) {
-    note("Here Q = K = V = X: the lesson's worked example feeds the embeddings in directly, with no projections "
-         "(as if W_Q = W_K = W_V = I). Then the score of a token with itself, |x_i|², is often the largest of its "
-         "row, so each token tends to attend to itself; real layers learn separate projections.");
-    if (ImGui::Button("Use projections: Q = X·W_Q, K = X·W_K, V = X·W_V")) next.project = true;
+    note(tr("Here Q = K = V = X: the lesson's worked example feeds the embeddings in directly, with no projections "
+            "(as if W_Q = W_K = W_V = I). Then the score of a token with itself, |x_i|², is often the largest of its "
+            "row, so each token tends to attend to itself; real layers learn separate projections."));
+    if (ImGui::Button(tr("Use projections: Q = X·W_Q, K = X·W_K, V = X·W_V"))) next.project = true;
     row_of(lab, next, ui, {results[0]}, {{"X = Q = K = V", &lab.q(), Rows::queries, false, 0, true}}, {1},
            row_height(1));
   } else {
-    note("Cross-attention: the queries come from one sequence (a decoder's tokens), the keys and values from "
-         "another (an encoder's output), each already projected; here Q, K and V are given directly.");
+    note(tr("Cross-attention: the queries come from one sequence (a decoder's tokens), the keys and values from "
+            "another (an encoder's output), each already projected; here Q, K and V are given directly."));
     row_of(lab, next, ui, results,
-           {{"Q  queries", &lab.q(), Rows::queries, false, 0, true},
-            {"K  keys", &lab.k(), Rows::keys, false, 1, true},
-            {"V  values", &lab.v(), Rows::keys, false, 2, true}},
+           {{N_("Q  queries"), &lab.q(), Rows::queries, false, 0, true},
+            {N_("K  keys"), &lab.k(), Rows::keys, false, 1, true},
+            {N_("V  values"), &lab.v(), Rows::keys, false, 2, true}},
            {1, 1, 1}, row_height(1));
   }
 }
