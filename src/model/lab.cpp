@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "contract.h"
+#include "i18n.h"
 
 namespace lab {
 namespace {
@@ -172,13 +173,12 @@ std::string Lab::mask_reason(int i, int j) const {
   const State& s = state_;
   if (!attn::causal_allows(options_.causal, i, j, s.nq, s.nk))
     return s.causal == CausalChoice::top_left
-               ? "causal: key " + std::to_string(j) + " comes after query " + std::to_string(i)
-               : "causal (bottom-right): key " + std::to_string(j) + " is after position " +
-                     std::to_string(i + s.nk - s.nq);
+               ? i18n::format(tr("causal: key %d comes after query %d"), j, i)
+               : i18n::format(tr("causal (bottom-right): key %d is after position %d"), j, i + s.nk - s.nq);
   if (!s.pad.empty() && j >= s.pad[s.batch])
-    return "padding: this sequence has only " + std::to_string(s.pad[s.batch]) + " real tokens";
+    return i18n::format(tr("padding: this sequence has only %d real tokens"), s.pad[s.batch]);
   for (const auto& cell : s.blocked)
-    if (cell == std::pair<int, int>{i, j}) return "painted out in the custom mask";
+    if (cell == std::pair<int, int>{i, j}) return tr("painted out in the custom mask");
   return "";
 }
 

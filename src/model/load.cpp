@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "contract.h"
+#include "i18n.h"
 
 namespace lab {
 namespace {
@@ -158,8 +159,9 @@ Loaded load(std::string_view request_json, std::string_view options_json, const 
     head = h.get<int>();
   }
   if (shape.heads > 1)
-    out.notes.push_back("Showing head " + std::to_string(head) + " of " + std::to_string(shape.heads) +
-                        ": the walkthrough shows one head (\"head\": h beside the request picks another)");
+    out.notes.push_back(i18n::format(
+        tr("Showing head %d of %d: the walkthrough shows one head (\"head\": h beside the request picks another)"), head,
+        shape.heads));
 
   // The walkthrough keeps every intermediate of every sequence: as many as its limits allow.
   const std::uint64_t per_sequence = std::uint64_t(shape.nq) * shape.nk;
@@ -167,11 +169,10 @@ Loaded load(std::string_view request_json, std::string_view options_json, const 
       {std::uint64_t(shape.batch), std::uint64_t(Limits::max_batch),
        std::max<std::uint64_t>(1, Limits::max_batch_scores / per_sequence)}));
   if (batches < shape.batch)
-    out.notes.push_back("Showing the first " + std::to_string(batches) + " of " + std::to_string(shape.batch) +
-                        " sequences: the walkthrough holds at most " +
-                        std::to_string(std::min<std::uint64_t>(
-                            Limits::max_batch, std::max<std::uint64_t>(1, Limits::max_batch_scores / per_sequence))) +
-                        " at this size");
+    out.notes.push_back(i18n::format(tr("Showing the first %d of %d sequences: the walkthrough holds at most %d at this size"),
+                                     batches, shape.batch,
+                                     int(std::min<std::uint64_t>(Limits::max_batch,
+                                                                 std::max<std::uint64_t>(1, Limits::max_batch_scores / per_sequence)))));
   auto slice = [&](const std::vector<float>& t, int heads, int h, int rows, int cols) {
     std::vector<float> part;
     part.reserve(std::size_t(batches) * rows * cols);
@@ -222,10 +223,11 @@ Loaded load(std::string_view request_json, std::string_view options_json, const 
   }
   const json* name = options.contains("name") ? &options["name"] : nullptr;
   s.source = name && name->is_string() && !name->get_ref<const std::string&>().empty() ? name->get<std::string>()
-                                                                                        : "the loaded request";
+                                                                                        : tr("the loaded request");
   normalize(s);
-  out.notes.push_back("The link keeps the sizes and settings but not the values of " + s.source +
-                      " (load it again to show them)");
+  out.notes.push_back(
+      i18n::format(tr("The link keeps the sizes and settings but not the values of %s (load it again to show them)"),
+                   s.source.c_str()));
   return out;
 }
 

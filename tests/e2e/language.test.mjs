@@ -89,14 +89,21 @@ test('lang=auto follows the browser: Spanish for es-ES, English for en-US', asyn
 });
 
 test('practice questions are asked in Spanish', async () => {
-  const { page } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2&mode=practice');
-  const english = await page.evaluate(() => window.attentionLab.practice());
-  await page.evaluate(() => window.attentionLab.setState({ lang: 'es' }));
-  await page.waitForFunction(() => document.documentElement.lang === 'es');
-  const spanishQ = await page.evaluate(() => window.attentionLab.practice());
-  assert.equal(spanishQ.kind, english.kind);
-  assert.notEqual(spanishQ.text, english.text);
-  await page.close();
+  const ask = async (lang) => {
+    const { page, errors } = await openLab(session.browser.context, session.server.url, `preset=causal-3x2&mode=practice&lang=${lang}`);
+    const q = await page.evaluate(() => window.attentionLab.practice());
+    // A wrong answer's verdict explains in the same language.
+    const verdict = await page.evaluate(() => window.attentionLab.answer('not a key'));
+    assert.deepEqual(errors, []);
+    await page.close();
+    return { q, verdict };
+  };
+  const english = await ask('en');
+  const inSpanish = await ask('es');
+  assert.equal(inSpanish.q.kind, english.q.kind, 'the same question');
+  assert.deepEqual(inSpanish.q.choices, english.q.choices, 'its choices are values, the same in both languages');
+  assert.notEqual(inSpanish.q.text, english.q.text, 'asked in Spanish');
+  assert.notEqual(JSON.stringify(inSpanish.verdict), JSON.stringify(english.verdict), 'answered in Spanish');
 });
 
 test('<attention-lab lang="es"> and the instances of a Spanish lesson page speak Spanish', async (t) => {
