@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "i18n.h"
 #include "theme.h"
 #include "ui.h"
 #include "version.h"  // generated from CMakeLists.txt's project version
@@ -11,21 +12,21 @@
 namespace ui {
 
 std::string about_text() {
-  return std::string("Attention Lab ") + ATTN_VERSION +
-         "\n"
-         "Scaled dot-product attention, softmax(QKᵀ/√d_k)·V, step by step, with the experiments that explain "
-         "it.\n"
+  return i18n::format(
+      tr("Attention Lab %s\n"
+         "Scaled dot-product attention, softmax(QKᵀ/√d_k)·V, step by step, with the experiments that explain it.\n"
          "Copyright (c) Attention Lab contributors. Released under the MIT License: see the file LICENSE.\n"
-         "It includes Dear ImGui " IMGUI_VERSION
-         " (MIT), Eigen (MPL-2.0), nlohmann/json (MIT), subsets of the DejaVu fonts (Bitstream Vera license), "
-         "GLFW (zlib; the desktop app) and, in the browser, Emscripten's runtime (MIT). Their notices and "
-         "license texts are in the file THIRD_PARTY_NOTICES.md, beside this page and in the source.";
+         "It includes Dear ImGui %s (MIT), Eigen (MPL-2.0), nlohmann/json (MIT), subsets of the DejaVu fonts "
+         "(Bitstream Vera license), GLFW (zlib; the desktop app) and, in the browser, Emscripten's runtime (MIT). "
+         "Their notices and license texts are in the file THIRD_PARTY_NOTICES.md, beside this page and in the "
+         "source."),
+      ATTN_VERSION, IMGUI_VERSION);
 }
 
-float about_button_width() { return ImGui::CalcTextSize("About").x + ImGui::GetStyle().FramePadding.x * 2; }
+float about_button_width() { return ImGui::CalcTextSize(tr("About")).x + ImGui::GetStyle().FramePadding.x * 2; }
 
 void about_button(Ui& ui) {
-  if (ImGui::Button("About")) {
+  if (ImGui::Button(tr("About##about"))) {
     ImGui::OpenPopup("about");
     ui.announcement = about_text();  // screen readers hear what the canvas shows
   }

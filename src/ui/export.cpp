@@ -16,6 +16,7 @@
 
 #include "explain.h"
 #include "figure.h"
+#include "i18n.h"
 #include "theme.h"
 #include "ui.h"
 
@@ -77,24 +78,25 @@ std::string shown_figure(const lab::Lab& lab, const Ui& ui, Figure& figure) {
   const HeatmapSpec* shown = nullptr;
   const attn::Matrix* values = nullptr;
   if (s.view == "walkthrough") {
-    if (int(s.step) >= first_hidden_step(lab)) return "This stage is hidden until you answer the practice question.";
+    if (int(s.step) >= first_hidden_step(lab)) return tr("This stage is hidden until you answer the practice question.");
     shown = ui.stage_views[int(s.step)].shown();
     values = &stage_values(lab, s.step);
-    figure.title = "Attention Lab · stage " + std::to_string(int(s.step)) + ": " + stage_title(s.step);
-    figure.axes = std::string("rows: queries · columns: ") +
-                  (columns_are_keys(s.step) ? "keys" : s.step == lab::Step::input ? "dimensions (d_k)" : "dimensions (d_v)");
+    figure.title = i18n::format(tr("Attention Lab · stage %d: %s"), int(s.step), stage_title(s.step));
+    figure.axes = columns_are_keys(s.step)         ? tr("rows: queries · columns: keys")
+                  : s.step == lab::Step::input ? tr("rows: queries · columns: dimensions (d_k)")
+                                               : tr("rows: queries · columns: dimensions (d_v)");
   } else if (s.view == "compare") {
     for (int c = 0; c < 3; ++c)
       if (kComparedScales[c].choice == s.scale) {
         shown = ui.compare_views[c].shown();
         values = &lab.weights_with_scale(lab.scale_of(s.scale));
-        figure.title = std::string("Attention Lab · A = softmax(S · scale), scale ") + kComparedScales[c].name;
-        figure.axes = "rows: queries · columns: keys";
+        figure.title = i18n::format(tr("Attention Lab · A = softmax(S · scale), scale %s"), kComparedScales[c].name);
+        figure.axes = tr("rows: queries · columns: keys");
       }
   }
   // A heatmap drawn for other values (the frame after a change has not been drawn yet) would
   // give the wrong colours.
-  if (!shown || shown->version != lab.version()) return "No heatmap on screen to export in this view.";
+  if (!shown || shown->version != lab.version()) return tr("No heatmap on screen to export in this view.");
   figure.spec = *shown;
   figure.spec.values = values;
   figure.spec.dimmed = false;
@@ -174,26 +176,26 @@ void run_export(const lab::Lab& lab, Ui& ui, ExportKind kind) {
 // [SECTION] the Export menu -----------------------------------------------------------------
 
 float export_button_width() {
-  return ImGui::CalcTextSize("Export ▾").x + ImGui::GetStyle().FramePadding.x * 2;
+  return ImGui::CalcTextSize(tr("Export ▾")).x + ImGui::GetStyle().FramePadding.x * 2;
 }
 
 void export_menu(const lab::Lab& lab, Ui& ui) {
-  if (ImGui::Button("Export ▾")) {
+  if (ImGui::Button(tr("Export ▾##export"))) {
     ui.export_message.clear();
     ImGui::OpenPopup("export");
   }
   if (!ImGui::BeginPopup("export")) return;
   const float scale = ImGui::GetFontSize() / 16.0f;
   const lab::State& s = lab.state();
-  const std::string png = s.view == "compare" ? "Heatmap in use (PNG)"
-                                              : "Heatmap of stage " + std::to_string(int(s.step)) + " (PNG)";
+  const std::string png = s.view == "compare" ? tr("Heatmap in use (PNG)")
+                                              : i18n::format(tr("Heatmap of stage %d (PNG)"), int(s.step));
   if (ImGui::Selectable(png.c_str(), false, ImGuiSelectableFlags_DontClosePopups)) run_export(lab, ui, ExportKind::png);
-  if (ImGui::Selectable("Matrices Q K V, scores, weights, output (CSV)", false, ImGuiSelectableFlags_DontClosePopups))
+  if (ImGui::Selectable(tr("Matrices Q K V, scores, weights, output (CSV)"), false, ImGuiSelectableFlags_DontClosePopups))
     run_export(lab, ui, ExportKind::csv);
-  if (ImGui::Selectable("State and trace (JSON)", false, ImGuiSelectableFlags_DontClosePopups))
+  if (ImGui::Selectable(tr("State and trace (JSON)"), false, ImGuiSelectableFlags_DontClosePopups))
     run_export(lab, ui, ExportKind::json);
   ImGui::Separator();
-  if (ImGui::Selectable("Copy embed code", false, ImGuiSelectableFlags_DontClosePopups))
+  if (ImGui::Selectable(tr("Copy embed code"), false, ImGuiSelectableFlags_DontClosePopups))
     run_export(lab, ui, ExportKind::embed);
   // The line itself, selectable: where the clipboard is refused it can be copied by hand.
   std::string code = embed_code(s);
@@ -201,7 +203,7 @@ void export_menu(const lab::Lab& lab, Ui& ui) {
   ImGui::InputTextMultiline("##embed", code.data(), code.size() + 1, ImVec2(420 * scale, ImGui::GetTextLineHeight() * 4),
                             ImGuiInputTextFlags_ReadOnly);
   ImGui::PopFont();
-  ImGui::TextColored(palette().muted_text, "Add <script src=\".../embed.js\"></script> once per page.");
+  ImGui::TextColored(palette().muted_text, "%s", tr("Add <script src=\".../embed.js\"></script> once per page."));
   if (!ui.export_message.empty()) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 420 * scale);
     ImGui::TextUnformatted(ui.export_message.c_str());

@@ -6,6 +6,7 @@
 #include <iterator>
 #include <string>
 
+#include "i18n.h"
 #include "theme.h"
 #include "ui.h"
 
@@ -18,14 +19,14 @@ constexpr int kMaxEditable = 12;
 void section(const char* title) {
   ImGui::Spacing();
   ImGui::PushFont(fonts().heading);
-  ImGui::TextUnformatted(title);
+  ImGui::TextUnformatted(tr(title));
   ImGui::PopFont();
 }
 
 void size_input(const char* label, int& value, int lo, int hi) {
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);  // room for "2048" beside the − + buttons
   int v = value;
-  if (ImGui::InputInt(label, &v, 1, 8)) value = std::clamp(v, lo, hi);
+  if (ImGui::InputInt(tr(label), &v, 1, 8)) value = std::clamp(v, lo, hi);
 }
 
 // One matrix (rows × cols of sequence `batch` in `flat`); on an edit, writes the whole
@@ -34,7 +35,7 @@ void matrix_editor(const char* name, const std::vector<float>& flat, int batch, 
                    std::vector<float>& target) {
   ImGui::TextColored(palette().muted_text, "%s  (%d × %d)", name, rows, cols);
   if (rows > kMaxEditable || cols > kMaxEditable) {
-    ImGui::TextColored(palette().muted_text, "(too large to edit cell by cell)");
+    ImGui::TextColored(palette().muted_text, "%s", tr("(too large to edit cell by cell)"));
     return;
   }
   const float cell_w = ImGui::CalcTextSize("−0.00").x + ImGui::GetStyle().FramePadding.x * 2;
@@ -66,7 +67,7 @@ void matrix_editor(const char* name, const std::vector<float>& flat, int batch, 
 void seed_button(lab::State& next) {
   std::vector<float>* typed[] = {&next.q, &next.k, &next.v, &next.x, &next.wq, &next.wk, &next.wv};
   if (std::all_of(std::begin(typed), std::end(typed), [](const std::vector<float>* m) { return m->empty(); })) return;
-  if (ImGui::SmallButton("use the seed's values"))
+  if (ImGui::SmallButton(tr("use the seed's values")))
     for (std::vector<float>* m : typed) m->clear();
 }
 
@@ -75,12 +76,12 @@ void seed_button(lab::State& next) {
 void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const lab::State& s = lab.state();
 
-  section("Example");
+  section(N_("Example"));
   const lab::Preset* current = lab::find_preset(s.preset);
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::BeginCombo("##preset", current ? current->title : "Custom")) {
+  if (ImGui::BeginCombo("##preset", current ? tr(current->title) : tr("Custom"))) {
     for (const lab::Preset& p : lab::presets()) {
-      if (ImGui::Selectable(p.title, current == &p)) {
+      if (ImGui::Selectable(tr(p.title), current == &p)) {
         next = p.state;
         next.theme = s.theme;
         next.ui = s.ui;
@@ -89,23 +90,23 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
     ImGui::EndCombo();
   }
 
-  section("Shape");
+  section(N_("Shape"));
   int kind = int(s.kind);
-  if (ImGui::RadioButton("self-attention", &kind, 0)) next.kind = lab::Kind::self;
+  if (ImGui::RadioButton(tr("self-attention"), &kind, 0)) next.kind = lab::Kind::self;
   ImGui::SameLine();
-  if (ImGui::RadioButton("cross", &kind, 1)) next.kind = lab::Kind::cross;
+  if (ImGui::RadioButton(tr("cross"), &kind, 1)) next.kind = lab::Kind::cross;
   if (s.kind == lab::Kind::self)
-    ImGui::TextColored(palette().muted_text, "%s", s.project ? "Q, K, V = X·W_Q, X·W_K, X·W_V" : "Q = K = V = X (no W)");
-  size_input(s.kind == lab::Kind::self ? "n tokens" : "n_q queries", next.nq, 1, lab::Limits::max_n);
-  if (s.kind == lab::Kind::cross) size_input("n_k keys", next.nk, 1, lab::Limits::max_n);
+    ImGui::TextColored(palette().muted_text, "%s", s.project ? "Q, K, V = X·W_Q, X·W_K, X·W_V" : tr("Q = K = V = X (no W)"));
+  size_input(s.kind == lab::Kind::self ? N_("n tokens") : N_("n_q queries"), next.nq, 1, lab::Limits::max_n);
+  if (s.kind == lab::Kind::cross) size_input(N_("n_k keys"), next.nk, 1, lab::Limits::max_n);
   size_input("d_k", next.dk, 1, lab::Limits::max_d);
   if (s.kind == lab::Kind::cross) size_input("d_v", next.dv, 1, lab::Limits::max_d);
   int seed = int(s.seed);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
-  if (ImGui::InputInt("seed", &seed)) next.seed = std::uint32_t(std::max(seed, 0));
+  if (ImGui::InputInt(tr("seed"), &seed)) next.seed = std::uint32_t(std::max(seed, 0));
 
-  section("Scale");
-  const char* scales[] = {"1/√d_k", "none", "1/d_k", "custom"};
+  section(N_("Scale"));
+  const char* scales[] = {"1/√d_k", tr("none"), "1/d_k", tr("custom")};
   int sc = int(s.scale);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   if (ImGui::Combo("##scale", &sc, scales, 4)) next.scale = lab::ScaleChoice(sc);
@@ -115,37 +116,37 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
     ImGui::InputFloat("##custom", &next.custom_scale, 0, 0, "%.4g");
   }
 
-  section("Mask");
-  const char* causal[] = {"no causal mask", "causal (j ≤ i)", "causal, bottom-right"};
+  section(N_("Mask"));
+  const char* causal[] = {tr("no causal mask"), tr("causal (j ≤ i)"), tr("causal, bottom-right")};
   int ca = int(s.causal);
   ImGui::SetNextItemWidth(-1);
   if (ImGui::Combo("##causal", &ca, causal, 3)) next.causal = lab::CausalChoice(ca);
   bool padded = !s.pad.empty();
-  if (ImGui::Checkbox("padding (batch of 2)", &padded))
+  if (ImGui::Checkbox(tr("padding (batch of 2)"), &padded))
     next.pad = padded ? std::vector<int>{s.nk, std::max(1, s.nk / 2)} : std::vector<int>{};
   for (std::size_t b = 0; b < s.pad.size(); ++b) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-    ImGui::SliderInt(("length " + std::to_string(b)).c_str(), &next.pad[b], 0, s.nk);
+    ImGui::SliderInt(i18n::format(tr("length %d"), b).c_str(), &next.pad[b], 0, s.nk);
   }
   if (!s.pad.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
-    ImGui::TextWrapped("Padded keys are masked for every query; padded query rows still attend (as with PyTorch's "
-                       "key_padding_mask) and their outputs are ignored later.");
+    ImGui::TextWrapped("%s", tr("Padded keys are masked for every query; padded query rows still attend (as with PyTorch's "
+                                "key_padding_mask) and their outputs are ignored later."));
     ImGui::PopStyleColor();
   }
   if (s.batches() > 1) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-    ImGui::SliderInt("shown", &next.batch, 0, s.batches() - 1);
+    ImGui::SliderInt(tr("shown"), &next.batch, 0, s.batches() - 1);
   }
-  ImGui::Checkbox("paint: click cells of stage 3", &ui.paint_mask);
-  if (!s.blocked.empty() && ImGui::SmallButton("clear painted cells")) next.blocked.clear();
+  ImGui::Checkbox(tr("paint: click cells of stage 3"), &ui.paint_mask);
+  if (!s.blocked.empty() && ImGui::SmallButton(tr("clear painted cells"))) next.blocked.clear();
 
-  section("Inputs");
+  section(N_("Inputs"));
   if (s.kind == lab::Kind::self) {
-    ImGui::Checkbox("projections W_Q, W_K, W_V", &next.project);
+    ImGui::Checkbox(tr("projections W_Q, W_K, W_V"), &next.project);
     if (s.projected()) size_input("d_model", next.dmodel, 1, lab::Limits::max_d);
   }
-  ImGui::TextColored(palette().muted_text, "drag a cell, or double-click to type");
+  ImGui::TextColored(palette().muted_text, "%s", tr("drag a cell, or double-click to type"));
   seed_button(next);
   if (s.projected()) {
     matrix_editor("X", lab.flat_x(), s.batch, s.nq, s.dmodel, next.x);

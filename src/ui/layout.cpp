@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "i18n.h"
 #include "theme.h"
 #include "ui.h"
 
@@ -65,7 +66,7 @@ lab::State draw(const lab::Lab& lab, Ui& ui) {
     ImGui::BeginChild("arithmetic", ImVec2(0, 360 * scale), true, panel);
     arithmetic(lab, next, ui);
     ImGui::EndChild();
-    if (!compact && ImGui::CollapsingHeader("Inputs: shape, scale, mask, Q K V")) inputs(lab, next, ui);
+    if (!compact && ImGui::CollapsingHeader(tr("Inputs: shape, scale, mask, Q K V"))) inputs(lab, next, ui);
     ImGui::EndChild();
   }
   keyboard(lab, next, ui);

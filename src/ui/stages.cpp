@@ -7,6 +7,7 @@
 
 #include "accessibility.h"
 #include "explain.h"
+#include "i18n.h"
 #include "theme.h"
 #include "ui.h"
 
@@ -39,9 +40,9 @@ const attn::Matrix& stage_values(const lab::Lab& lab, lab::Step step) { return *
 bool columns_are_keys(lab::Step step) { return step != lab::Step::input && step != lab::Step::output; }
 
 const char* stage_title(lab::Step step) {
-  static const char* titles[lab::kStepCount] = {"Q, K, V from X", "S = QKᵀ", "S · scale", "+ mask",
-                                                "A = softmax(row)", "O = A·V"};
-  return titles[int(step)];
+  static const char* titles[lab::kStepCount] = {N_("Q, K, V from X"), "S = QKᵀ", N_("S · scale"), N_("+ mask"),
+                                                N_("A = softmax(row)"), "O = A·V"};
+  return tr(titles[int(step)]);
 }
 
 void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
@@ -70,7 +71,7 @@ void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
     if ((i - first) % per_row) ImGui::SameLine(0, gap);
     ImGui::PushStyleColor(ImGuiCol_Border, current ? palette().accent : palette().card_border);
     ImGui::PushStyleVar(ImGuiStyleVar_ChildBorderSize, current ? 2.0f * scale : 1.0f * scale);
-    ImGui::BeginChild(stage_title(step), ImVec2(card_w, card_h), true,
+    ImGui::BeginChild(lab::step_name(step), ImVec2(card_w, card_h), true,  // an id that no language changes
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     ImGui::PushFont(fonts().heading);
     ImGui::TextColored(reached ? ImGui::GetStyleColorVec4(ImGuiCol_Text) : palette().muted_text, "%d  %s", i,
@@ -139,7 +140,7 @@ void compare_scales(const lab::Lab& lab, lab::State& next, Ui& ui, float height)
     ImGui::PushStyleColor(ImGuiCol_Border, current ? palette().accent : palette().card_border);
     ImGui::BeginChild(named.name, ImVec2(card_w, card_h), true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     ImGui::PushFont(fonts().heading);
-    ImGui::Text("scale %s", named.name);
+    ImGui::Text(tr("scale %s"), named.name);
     ImGui::PopFont();
     ImGui::TextColored(palette().muted_text, "= %s: softmax(S · %s)", num(lab.scale_of(named.choice)).c_str(),
                        num(lab.scale_of(named.choice)).c_str());
@@ -152,14 +153,13 @@ void compare_scales(const lab::Lab& lab, lab::State& next, Ui& ui, float height)
     spec.height = ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing();
     const HeatmapHit hit = ui.compare_views[c].draw("weights", spec);
     if (hit.clicked) next.query = hit.row;
-    if (ImGui::Button(current ? "in use" : "use this scale")) next.scale = named.choice;
+    if (ImGui::Button(current ? tr("in use") : tr("use this scale"))) next.scale = named.choice;
     ImGui::EndChild();
     ImGui::PopStyleColor();
   }
   ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
-  ImGui::TextWrapped(
-      "Without scaling, scores grow with d_k and the softmax collapses onto one key; dividing by d_k "
-      "shrinks them too far and flattens it.");
+  ImGui::TextWrapped("%s", tr("Without scaling, scores grow with d_k and the softmax collapses onto one key; dividing by d_k "
+                              "shrinks them too far and flattens it."));
   ImGui::PopStyleColor();
 }
 
