@@ -53,6 +53,7 @@ struct App {
   Options options;
   float ui_scale = 0;  // the scale and theme the fonts and style were built for
   int dark = -1;
+  std::optional<i18n::Lang> language_shown;  // the language the page was last told of
   int frames = 0;
   int pending = 0;       // frames still to draw after the last change or input (drawing on demand)
   bool visible = true;   // false while the page is hidden or the canvas is scrolled out of view
@@ -246,8 +247,9 @@ void frame() {
     wake();
   }
   const i18n::Lang lang = i18n::resolve(app.lab.state().lang, system_language());
-  if (lang != i18n::language() || app.frames == 0) {
-    i18n::set_language(lang);
+  i18n::set_language(lang);
+  if (lang != app.language_shown) {
+    app.language_shown = lang;
     page::language_changed(i18n::code(lang));
     wake();
   }

@@ -24,13 +24,11 @@ std::string num(float x) {
   return s;
 }
 
-namespace {
 int chars(const std::string& utf8) {
   int n = 0;
-  for (unsigned char c : utf8) n += (c & 0xC0) != 0x80;
+  for (unsigned char c : utf8) n += (c & 0xC0) != 0x80;  // UTF-8 continuation bytes are not characters
   return n;
 }
-}  // namespace
 
 std::string num_fit(float x, int max_chars) {
   std::string text = num(x);
@@ -55,7 +53,7 @@ std::string dot_terms(const lab::Lab& lab, int i, int j) {
     const float a = lab.q()(i, c), b = lab.k()(j, c);
     text += num(a) + "×" + (b < 0 ? "(" + num(b) + ")" : num(b));
   }
-  if (shown < dk) text += " + … (" + std::to_string(dk) + " terms)";
+  if (shown < dk) text += i18n::format(tr(" + … (%d terms)"), dk);
   return text;
 }
 
@@ -74,9 +72,9 @@ std::string explain_projection(const lab::Lab& lab, int which, int i, int c) {
   const std::string cell =
       std::string(p.name) + "[" + (key_rows ? lab.key_label(i) : lab.query_label(i)) + ", " + std::to_string(c) + "]";
   if (!p.w) {
-    if (lab.state().kind == lab::Kind::cross) return cell + " = " + num((*p.result)(i, c)) + ", given";
-    return cell + " = X[" + lab.query_label(i) + ", " + std::to_string(c) + "] = " + num((*p.result)(i, c)) +
-           "\n(no projections: Q = K = V = X)";
+    if (lab.state().kind == lab::Kind::cross) return cell + " = " + num((*p.result)(i, c)) + tr(", given");
+    return cell + " = X[" + lab.query_label(i) + ", " + std::to_string(c) + "] = " + num((*p.result)(i, c)) + "\n" +
+           tr("(no projections: Q = K = V = X)");
   }
   const attn::Matrix& x = lab.x();
   const int dm = int(x.cols()), shown = dm <= 6 ? dm : 3;
@@ -85,17 +83,17 @@ std::string explain_projection(const lab::Lab& lab, int which, int i, int c) {
     const float b = (*p.w)(e, c);
     text += (e ? " + " : "") + num(x(i, e)) + "×" + (b < 0 ? "(" + num(b) + ")" : num(b));
   }
-  if (shown < dm) text += " + … (" + std::to_string(dm) + " terms)";
+  if (shown < dm) text += i18n::format(tr(" + … (%d terms)"), dm);
   return text + "\n      = " + num((*p.result)(i, c));
 }
 
 std::string explain_angle(const lab::Lab& lab, int i, int j) {
   const auto q = lab.q().row(i), k = lab.k().row(j);
   const float nq = q.norm(), nk = k.norm();
-  if (nq == 0 || nk == 0) return "|q| or |k| is 0: no direction, the score is 0";
+  if (nq == 0 || nk == 0) return tr("|q| or |k| is 0: no direction, the score is 0");
   const float cos = std::clamp(q.dot(k) / (nq * nk), -1.0f, 1.0f);
   const float degrees = std::acos(cos) * 180.0f / 3.14159265f;
-  const char* verdict = degrees < 60 ? "similar" : degrees > 120 ? "opposed" : "unrelated";
+  const char* verdict = tr(degrees < 60 ? N_("similar") : degrees > 120 ? N_("opposed") : N_("unrelated"));
   return num(nq) + " × " + num(nk) + " × cos " + num(std::round(degrees)) + "° = " + num(nq * nk * cos) + ", " + verdict;
 }
 
@@ -104,9 +102,9 @@ std::string scale_text(const lab::Lab& lab) {
   const std::string dk = std::to_string(s.dk);
   switch (s.scale) {
     case lab::ScaleChoice::inv_sqrt_dk: return "1/√d_k = 1/√" + dk + " = " + num(lab.scale());
-    case lab::ScaleChoice::none: return "1 (no scaling)";
+    case lab::ScaleChoice::none: return tr("1 (no scaling)");
     case lab::ScaleChoice::inv_dk: return "1/d_k = 1/" + dk + " = " + num(lab.scale());
-    case lab::ScaleChoice::custom: return num(lab.scale()) + " (custom)";
+    case lab::ScaleChoice::custom: return i18n::format(tr("%s (custom)"), num(lab.scale()).c_str());
   }
   return num(lab.scale());
 }
@@ -119,16 +117,16 @@ std::string explain_cell(const lab::Lab& lab, lab::Step stage, int i, int j) {
     case lab::Step::scores:
       return "S" + ij + " = q·k = " + dot_terms(lab, i, j) + "\n      = " + num(h.raw(i, j));
     case lab::Step::scale:
-      return "S" + ij + " × scale = " + num(h.raw(i, j)) + " × " + num(lab.scale()) + " = " +
+      return "S" + ij + " × " + tr("scale") + " = " + num(h.raw(i, j)) + " × " + num(lab.scale()) + " = " +
              num(h.scaled(i, j));
     case lab::Step::mask: {
       const std::string reason = lab.mask_reason(i, j);
-      if (!reason.empty()) return num(h.scaled(i, j)) + " + (−∞) = −∞\nremoved, " + reason;
-      return num(h.scaled(i, j)) + " + " + num(h.mask(i, j)) + " = " + num(h.masked(i, j)) + "\nkept";
+      if (!reason.empty()) return num(h.scaled(i, j)) + " + (−∞) = −∞\n" + i18n::format(tr("removed, %s"), reason.c_str());
+      return num(h.scaled(i, j)) + " + " + num(h.mask(i, j)) + " = " + num(h.masked(i, j)) + "\n" + tr("kept");
     }
     case lab::Step::softmax:
       if (h.row_sum(i) == 0)
-        return "every key of this row is masked: the weight is 0 (not NaN)";
+        return tr("every key of this row is masked: the weight is 0 (not NaN)");
       return "A" + ij + " = exp(" + num(h.masked(i, j)) + " − " + num(h.row_max(i)) + ") / " +
              num(h.row_sum(i)) + "\n      = " + num(h.exps(i, j)) + " / " + num(h.row_sum(i)) +
              " = " + num(h.weights(i, j));

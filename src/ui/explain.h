@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "i18n.h"
 #include "lab.h"
 
 namespace ui {
@@ -12,16 +13,18 @@ namespace ui {
 // The scales the lesson compares: the right one, none, and the pitfall of dividing by d_k.
 struct NamedScale {
   lab::ScaleChoice choice;
-  const char* name;
+  const char* name;  // a message: shown through tr()
 };
 inline constexpr NamedScale kComparedScales[] = {
-    {lab::ScaleChoice::inv_sqrt_dk, "1/√d_k"}, {lab::ScaleChoice::none, "none"}, {lab::ScaleChoice::inv_dk, "1/d_k"}};
+    {lab::ScaleChoice::inv_sqrt_dk, "1/√d_k"}, {lab::ScaleChoice::none, N_("none")}, {lab::ScaleChoice::inv_dk, "1/d_k"}};
 
 // Numbers as the interface prints them: up to 4 significant decimals, −∞ for masked cells.
 std::string num(float x);
 // The same number in at most `max_chars` characters, with fewer decimals if needed ("" if it
 // cannot fit): for values inside small heatmap cells.
 std::string num_fit(float x, int max_chars);
+// Characters of a UTF-8 text (not bytes): for columns aligned with spaces in a monospaced font.
+int chars(const std::string& utf8);
 
 // One cell (i, j) of a stage: how it was computed, in one or two lines.
 std::string explain_cell(const lab::Lab& lab, lab::Step stage, int i, int j);

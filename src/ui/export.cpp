@@ -90,7 +90,7 @@ std::string shown_figure(const lab::Lab& lab, const Ui& ui, Figure& figure) {
       if (kComparedScales[c].choice == s.scale) {
         shown = ui.compare_views[c].shown();
         values = &lab.weights_with_scale(lab.scale_of(s.scale));
-        figure.title = i18n::format(tr("Attention Lab · A = softmax(S · scale), scale %s"), kComparedScales[c].name);
+        figure.title = i18n::format(tr("Attention Lab · A = softmax(S · scale), scale %s"), tr(kComparedScales[c].name));
         figure.axes = tr("rows: queries · columns: keys");
       }
   }

@@ -8,6 +8,7 @@
 
 #include "accessibility.h"
 #include "explain.h"
+#include "i18n.h"
 #include "theme.h"
 
 namespace ui {
@@ -96,7 +97,7 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
   const std::string lo_text = num(spec.lo), hi_text = num(spec.hi);
   const float gap = 6 * scale, min_bar = 60 * scale;
   const float lo_w = ImGui::CalcTextSize(lo_text.c_str()).x, hi_w = ImGui::CalcTextSize(hi_text.c_str()).x;
-  const float masked_w = line + gap + ImGui::CalcTextSize("masked (−∞)").x;
+  const float masked_w = line + gap + ImGui::CalcTextSize(tr("masked (−∞)")).x;
   const float scale_w = lo_w + hi_w + 2 * gap + min_bar;
   const bool legend_wraps = any_masked && scale_w + 3 * gap + masked_w > avail_w;
   const float legend_h = line * (legend_wraps ? 2.8f : 1.6f);
@@ -255,7 +256,7 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
         draw->AddLine(ImVec2(b.x + d - box, b.y + box), ImVec2(b.x + d, b.y), hatch, 2 * scale);
       draw->PopClipRect();
       draw->AddRect(b, ImVec2(b.x + box, b.y + box), muted);
-      draw->AddText(ImVec2(b.x + box + gap, b.y), text_col, "masked (−∞)");
+      draw->AddText(ImVec2(b.x + box + gap, b.y), text_col, tr("masked (−∞)"));
     }
   }
   ImGui::SetCursorScreenPos(top_left);

@@ -80,7 +80,7 @@ void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
     if (ImGui::IsItemClicked()) next.step = step;
     if (i >= first_hidden_step(lab)) {
       ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
-      ImGui::TextWrapped("%s", kHiddenUntilAnswered);
+      ImGui::TextWrapped("%s", tr(kHiddenUntilAnswered));
       ImGui::PopStyleColor();
       ImGui::EndChild();
       ImGui::PopStyleVar();
@@ -140,7 +140,7 @@ void compare_scales(const lab::Lab& lab, lab::State& next, Ui& ui, float height)
     ImGui::PushStyleColor(ImGuiCol_Border, current ? palette().accent : palette().card_border);
     ImGui::BeginChild(named.name, ImVec2(card_w, card_h), true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     ImGui::PushFont(fonts().heading);
-    ImGui::Text(tr("scale %s"), named.name);
+    ImGui::Text(tr("scale %s"), tr(named.name));
     ImGui::PopFont();
     ImGui::TextColored(palette().muted_text, "= %s: softmax(S · %s)", num(lab.scale_of(named.choice)).c_str(),
                        num(lab.scale_of(named.choice)).c_str());

@@ -10,6 +10,7 @@
 #include "export.h"
 #include "heatmap_view.h"
 #include "history.h"
+#include "i18n.h"
 #include "lab.h"
 
 namespace ui {
@@ -93,7 +94,7 @@ void practice(const lab::Lab& lab, lab::State& next, Ui& ui);
 // one on (where the answer is) keep their numbers hidden; lab::kStepCount when none are.
 int first_hidden_step(const lab::Lab& lab);
 inline constexpr const char* kHiddenUntilAnswered =
-    "Hidden until you answer the practice question: make your prediction first, then see it here.";
+    N_("Hidden until you answer the practice question: make your prediction first, then see it here.");
 void keyboard(const lab::Lab& lab, lab::State& next, Ui& ui);
 
 // The matrix a stage shows (Q, S, S·scale, S·scale + mask, A, O) for the shown head.

@@ -115,7 +115,7 @@ test('self-attention with projections keeps typed X and W through a new n, d_k a
 });
 
 // Positions in the 1280 × 800 layout of CROSS (the inputs panel on the left, the header's buttons).
-const CELL_Q00 = [58, 734], CELL_Q01 = [120, 734], NQ_PLUS = [118, 251], UNDO = [796, 25], REDO = [857, 25];
+const CELL_Q00 = [58, 734], CELL_Q01 = [120, 734], NQ_PLUS = [126, 251], UNDO = [716, 25], REDO = [778, 25];
 const settle = (page) => page.waitForTimeout(200);  // a few frames: keys and clicks are read in the next frame
 const snapshot = async (page) => ({ state: await state(page), trace: await trace(page) });
 // Clicks a frame apart: the app reads the mouse once a frame, so a quick double-click would
