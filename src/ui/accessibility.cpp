@@ -95,17 +95,17 @@ StageTable stage_table(const lab::Lab& lab, const Ui& ui) {
   auto col_label = [&](int c) { return columns_are_keys(s.step) ? lab.key_label(c) : "d" + std::to_string(c); };
   StageTable t;
   if (int(s.step) >= first_hidden_step(lab)) {  // practice: the numbers are the question's answer
-    t.caption = "Step " + std::to_string(int(s.step)) + ", " + stage_title(s.step) + ": " + kHiddenUntilAnswered;
+    t.caption = i18n::format(tr("Step %d, %s: %s"), int(s.step), stage_title(s.step), tr(kHiddenUntilAnswered));
     return t;
   }
   // Steps are numbered from 0 (the input) to 5, as on screen.
-  t.caption = "Step " + std::to_string(int(s.step)) + " of " + std::to_string(lab::kStepCount - 1) + ", " +
-              stage_title(s.step) + ": " + std::to_string(m.rows()) + " × " + std::to_string(m.cols()) +
-              "; selected query row " + lab.query_label(s.query) + ".";
+  t.caption = i18n::format(tr("Step %d of %d, %s: %d × %d; selected query row %s."), int(s.step), lab::kStepCount - 1,
+                           stage_title(s.step), int(m.rows()), int(m.cols()), lab.query_label(s.query).c_str());
   if (r1 - r0 < m.rows() || c1 - c0 < m.cols())
-    t.caption += " Shown: rows " + range(lab.query_label(r0), lab.query_label(r1 - 1)) + ", columns " +
-                 range(col_label(c0), col_label(c1 - 1)) +
-                 "; choose another query (↑/↓) or move the focused cell to read the rest.";
+    t.caption += i18n::format(tr(" Shown: rows %s, columns %s; choose another query (↑/↓) or move the focused cell to "
+                                 "read the rest."),
+                              range(lab.query_label(r0), lab.query_label(r1 - 1)).c_str(),
+                              range(col_label(c0), col_label(c1 - 1)).c_str());
   for (int c = c0; c < c1; ++c) t.columns.push_back(col_label(c));
   for (int r = r0; r < r1; ++r) {
     t.rows.push_back(lab.query_label(r));

@@ -177,8 +177,11 @@ void arithmetic(const lab::Lab& lab, lab::State& next, Ui& ui) {
         if (ImGui::Selectable((std::to_string(i) + "  " + lab.query_label(i)).c_str(), i == s.query)) next.query = i;
     ImGui::EndCombo();
   }
+  // The keys' hint beside the menu where it fits (it is longer in Spanish), else below it.
+  const char* keys = tr("↑/↓ query   ←/→ step");
   ImGui::SameLine();
-  ImGui::TextColored(palette().muted_text, "%s", tr("↑/↓ query   ←/→ step"));
+  if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(keys).x) ImGui::NewLine();
+  ImGui::TextColored(palette().muted_text, "%s", keys);
   ImGui::Separator();
   if (int(s.step) >= first_hidden_step(lab)) {
     muted(tr(kHiddenUntilAnswered));

@@ -146,7 +146,9 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
     ImGui::Checkbox(tr("projections W_Q, W_K, W_V"), &next.project);
     if (s.projected()) size_input("d_model", next.dmodel, 1, lab::Limits::max_d);
   }
-  ImGui::TextColored(palette().muted_text, "%s", tr("drag a cell, or double-click to type"));
+  ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
+  ImGui::TextWrapped("%s", tr("drag a cell, or double-click to type"));  // two lines in Spanish
+  ImGui::PopStyleColor();
   seed_button(next);
   if (s.projected()) {
     matrix_editor("X", lab.flat_x(), s.batch, s.nq, s.dmodel, next.x);
