@@ -147,7 +147,7 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
     if (s.projected()) size_input("d_model", next.dmodel, 1, lab::Limits::max_d);
   }
   ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
-  ImGui::TextWrapped("%s", tr("drag a cell, or double-click to type"));  // two lines in Spanish
+  ImGui::TextWrapped("%s", tr("drag a cell; double-click to type"));  // two lines in Spanish
   ImGui::PopStyleColor();
   seed_button(next);
   if (s.projected()) {
