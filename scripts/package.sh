@@ -2,8 +2,9 @@
 # Packs the static site into a versioned, self-contained archive for course authors:
 #   dist/attention-lab-<version>.tar.gz and dist/attention-lab-<version>.zip
 # Each holds one folder, attention-lab-<version>/: the site the web build writes (the page,
-# embed.js, the kernel module attention.js/.wasm, the examples, LICENSE and
-# THIRD_PARTY_NOTICES.md) and HOSTING.md (docs/HOSTING.md). The version is CMakeLists.txt's.
+# embed.js, the kernel module attention.js/.wasm, attention-relaxed.wasm (the tiled kernel with
+# fused multiply-add, which both load where the browser runs relaxed SIMD), the examples, LICENSE
+# and THIRD_PARTY_NOTICES.md) and HOSTING.md (docs/HOSTING.md). The version is CMakeLists.txt's.
 # Builds the site first (scripts/build.sh web: nothing to do when it is up to date). Running it
 # again replaces the archives with identical ones; it prints their paths.
 #   scripts/package.sh
@@ -20,8 +21,8 @@ command -v zip >/dev/null 2>&1 || die "zip is not installed: run scripts/setup.s
 # The build's own output goes to stderr, so stdout is only the archives' paths.
 "$root/scripts/build.sh" web >&2
 site=build/web
-for f in index.html attention-lab.js attention-lab.wasm page-tools.js embed.js attention.js attention.wasm \
-         examples/lesson.html LICENSE THIRD_PARTY_NOTICES.md; do
+for f in index.html attention-lab.js attention-lab.wasm attention-relaxed.wasm page-tools.js embed.js attention.js \
+         attention.wasm examples/lesson.html LICENSE THIRD_PARTY_NOTICES.md; do
   [ -e "$site/$f" ] || die "$site/$f is missing after the build"
 done
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything Attention Lab needs, idempotently, and says nothing when it is all there.
-#   - Debian packages (toolchains, libraries, browser, X server, font, zip for package.sh)
+#   - Debian packages (toolchains, clang-19 and wasi-libc for the relaxed-SIMD kernel, libraries,
+#     browser, X server, font, zip for package.sh)
 #   - Dear ImGui sources from Debian's source package, into third_party/imgui (ignored by git)
 #   - npm dev dependencies (playwright-core drives Debian's Chromium)
 # On a machine that is not Debian: install the equivalents yourself and set IMGUI_DIR to an
@@ -18,6 +19,7 @@ packages=(
   libeigen3-dev libglfw3-dev libgl-dev nlohmann-json3-dev
   libgtest-dev libbenchmark-dev
   clang libclang-rt-14-dev
+  clang-19 lld-19 wasi-libc libc++-19-dev-wasm32 libc++abi-19-dev-wasm32 libclang-rt-19-dev-wasm32
   chromium xvfb xauth libgl1-mesa-dri
   fonts-dejavu-core libstb-dev python3-fonttools
   dpkg-dev xz-utils

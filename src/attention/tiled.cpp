@@ -26,6 +26,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "relaxed/relaxed.h"
 #include "simd.h"
 
 namespace attn {
@@ -292,7 +293,13 @@ std::size_t tiled_scratch_floats(int dk) {
          2 * std::size_t(kQueryBlock) + std::size_t(kQueryBlock) * kLanes;
 }
 
+const char* tiled_instruction_set() { return relaxed::available() ? "wasm-relaxed-simd" : simd::kName; }
+
 void tiled_forward(const Inputs& in, const Options& opt, float* out) {
+  // Where the browser or Node runs relaxed SIMD, this same kernel built with fused
+  // multiply-add (attention-relaxed.wasm) does the work; elsewhere, and inside that module,
+  // the code below.
+  if (relaxed::available() && relaxed::tiled_forward(in, opt, out)) return;
   const Shape& s = in.shape;
   const int tile_k = key_tile(s.dk);
   // The scratch tiled_scratch_floats() counts.

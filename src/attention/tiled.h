@@ -11,6 +11,10 @@ namespace attn {
 
 void tiled_forward(const Inputs& in, const Options& opt, float* out);
 
+// The instruction set tiled_forward runs with: simd::kName, or "wasm-relaxed-simd" where it
+// hands its work to attention-relaxed.wasm (relaxed/relaxed.h).
+const char* tiled_instruction_set();
+
 // The floats of scratch tiled_forward allocates for a head of this d_k: the packed queries, the
 // packed K tile, the block's S/P, m, l and the row maxima. Independent of n_q and n_k.
 std::size_t tiled_scratch_floats(int dk);

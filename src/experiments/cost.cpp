@@ -59,6 +59,7 @@ const char* status_name(CostStatus s) {
 CostData cost_plan(double memory_limit) {
   CostData d;
   d.simd = attn::simd::kName;
+  d.tiled = attn::tiled_instruction_set();
   d.memory_limit = memory_limit;
   for (int n = kCostMinN; n <= kCostMaxN; n *= 2) {
     d.sizes.push_back(n);

@@ -56,7 +56,8 @@ struct CostData {
   CostStatus status = CostStatus::idle;
   double progress = 0;           // share of the planned score cells done, 0 … 1
   std::string activity;          // what runs now ("" when idle or done)
-  std::string simd;              // the kernel's instruction set (simd::kName)
+  std::string simd;              // the instruction set of the peak loop below (simd::kName)
+  std::string tiled;             // the tiled kernel's (attn::tiled_instruction_set())
   // The machine, measured first (NaN until then).
   double peak_gflops = NAN;      // a multiply-add loop on kernel-width vectors, one thread
   double bandwidth_gbs = NAN;    // a copy of 32 MiB, bytes read + written per second

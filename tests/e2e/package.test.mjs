@@ -39,8 +39,8 @@ test('both archives hold one versioned folder with the same, complete site', () 
   assert.deepEqual(files(path.join(fromZip, name)), listed);
   for (const f of listed)
     assert.ok(fs.readFileSync(path.join(fromTar, name, f)).equals(fs.readFileSync(path.join(fromZip, name, f))), f);
-  for (const f of ['index.html', 'attention-lab.js', 'attention-lab.wasm', 'page-tools.js', 'embed.js', 'attention.js',
-                   'attention.wasm', 'examples/lesson.html', 'LICENSE', 'THIRD_PARTY_NOTICES.md', 'HOSTING.md'])
+  for (const f of ['index.html', 'attention-lab.js', 'attention-lab.wasm', 'attention-relaxed.wasm', 'page-tools.js',
+                   'embed.js', 'attention.js', 'attention.wasm', 'examples/lesson.html', 'LICENSE', 'THIRD_PARTY_NOTICES.md', 'HOSTING.md'])
     assert.ok(listed.includes(f), `${f} in the archive`);
 
   const site = path.join(fromZip, name);
@@ -91,6 +91,8 @@ test('a lesson page embeds an instance from the unpacked archive, with its versi
   assert.ok(frame, 'the instance loads index.html from the archive');
   await frame.evaluate(() => window.attentionLab.ready);
   assert.equal(await frame.evaluate(() => window.attentionLab.version), version);
+  // Chromium runs relaxed SIMD: the archive's attention-relaxed.wasm was found and used.
+  assert.equal(await frame.evaluate(() => window.attentionLab.kernelPath), 'wasm-relaxed-simd');
   const about = await frame.evaluate(() => window.attentionLab.about());
   assert.ok(about.startsWith(`Attention Lab ${version}\n`), about);
   for (const text of ['MIT License', 'LICENSE', 'THIRD_PARTY_NOTICES.md', 'Dear ImGui', 'Eigen', 'DejaVu'])

@@ -11,8 +11,13 @@
 #include <string>
 #include <vector>
 
+#if defined(__EMSCRIPTEN__)
+#include <emscripten.h>
+#endif
+
 #include "random_problem.h"
 #include "reference.h"
+#include "relaxed/relaxed.h"
 #include "simd.h"
 #include "tiled.h"
 
@@ -172,3 +177,15 @@ TEST(Tiled, BuiltForTheIntendedInstructionSet) {
   if (std::string(ATTN_EXPECT_SIMD).empty()) GTEST_SKIP() << "not an instruction-set build";
   EXPECT_STREQ(attn::simd::kName, ATTN_EXPECT_SIMD);
 }
+
+#if defined(__EMSCRIPTEN__)
+// Where the runtime runs relaxed SIMD (Node with --experimental-wasm-relaxed-simd: the CTest
+// test unit_wasm_relaxed, which sets ATTN_EXPECT_RELAXED=1), every tiled test above ran in
+// attention-relaxed.wasm; elsewhere in this module's SIMD128 kernel.
+TEST(Tiled, RelaxedModuleLoadedWhereRelaxedSimdRuns) {
+  const bool supported = EM_ASM_INT({ return Module['relaxedSimdSupported'] ? 1 : 0; });
+  const bool expected = EM_ASM_INT({ return process.env['ATTN_EXPECT_RELAXED'] === '1' ? 1 : 0; });
+  if (expected) EXPECT_TRUE(supported) << "this Node does not run relaxed SIMD";
+  EXPECT_EQ(attn::relaxed::available(), supported) << "attention-relaxed.wasm beside the tests: loaded?";
+}
+#endif

@@ -1,0 +1,32 @@
+#include "relaxed.h"
+
+#if defined(__EMSCRIPTEN__)
+#include <emscripten.h>
+
+// Module.relaxedKernel is set by loader.js (a --pre-js of every module that links the kernel).
+EM_JS(int, attn_relaxed_loaded, (), { return Module['relaxedKernel'] ? 1 : 0; });
+EM_JS(int, attn_relaxed_forward,
+      (const int* args, float scale, const float* q, const float* k, const float* v, const float* mask, float* out), {
+        return Module['relaxedKernel'].forward(HEAP32, HEAPF32, args, scale, q, k, v, mask, out) ? 1 : 0;
+      });
+#endif
+
+namespace attn::relaxed {
+
+#if defined(__EMSCRIPTEN__)
+bool available() { return attn_relaxed_loaded() != 0; }
+
+bool tiled_forward(const Inputs& in, const Options& opt, float* out) {
+  const Shape& s = in.shape;
+  const Mask& m = opt.mask;
+  // The order loader.js reads them in.
+  const int args[] = {s.batch, s.heads, s.kv_heads, s.nq, s.nk, s.dk, s.dv, int(opt.causal), int(m.kind),
+                      m.dims[0], m.dims[1], m.dims[2], m.dims[3], int(m.values.size())};
+  return attn_relaxed_forward(args, opt.scale, in.q, in.k, in.v, m.values.data(), out) != 0;
+}
+#else
+bool available() { return false; }
+bool tiled_forward(const Inputs&, const Options&, float*) { return false; }
+#endif
+
+}  // namespace attn::relaxed

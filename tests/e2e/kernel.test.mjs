@@ -1,0 +1,63 @@
+// The tiled kernel in the page: Chromium runs relaxed SIMD, so the page loads
+// attention-relaxed.wasm and the tiled kernel runs with fused multiply-add; in a browser
+// without relaxed SIMD (WebAssembly.validate refusing the page's probe, as such a browser
+// does) it falls back to the SIMD128 kernel, with the same results within rounding.
+// Checked through the tiling view, whose data hold the tiled kernel's output beside the
+// reference kernel's for the same inputs, and through the cost view's data.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { labSession, launchBrowser, openLab, startServer } from './harness.mjs';
+
+const session = labSession();
+
+// What a browser without relaxed SIMD answers: the probe (a function using f32x4.relaxed_madd,
+// opcode 0xfd 0x85 0x02) does not validate; everything else does as before.
+function withoutRelaxedSimd() {
+  const validate = WebAssembly.validate;
+  WebAssembly.validate = function (bytes, ...rest) {
+    const b = new Uint8Array(bytes.buffer ? bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) : bytes);
+    for (let i = 0; i + 2 < b.length; i++) if (b[i] === 0xfd && b[i + 1] === 0x85 && b[i + 2] === 0x02) return false;
+    return validate.call(this, bytes, ...rest);
+  };
+}
+
+// The tiled kernel's output at n = 63 (the tiling view's largest odd size: rows ending mid
+// register block, scalar tails) against the reference kernel's, which computes every score and
+// softmax in full. Larger shapes are checked against float64 by unit_wasm_relaxed.
+async function tiledAgainstReference(page) {
+  await page.evaluate(() => window.attentionLab.setState({ view: 'tiling', n: 63, tile: 16 }));
+  await page.waitForFunction(() => window.attentionLab.experiment()?.n === 63);
+  const data = await page.evaluate(() => window.attentionLab.experiment());
+  let worst = 0;
+  data.tiled_output.forEach((row, i) => row.forEach((x, c) => {
+    const want = data.reference_output[i][c];
+    worst = Math.max(worst, Math.abs(x - want) / (1 + Math.abs(want)));
+  }));
+  assert.ok(worst <= 1e-5, `tiled vs reference: ${worst}`);
+  return data.tiled_output;
+}
+
+test('Chromium runs the tiled kernel with relaxed SIMD; without it, the SIMD128 kernel gives the same results', async (t) => {
+  const { page, errors } = await openLab(session.browser.context, session.server.url, 'preset=random');
+  assert.equal(await page.evaluate(() => window.attentionLab.kernelPath), 'wasm-relaxed-simd');
+  const fused = await tiledAgainstReference(page);
+  // The cost view names the instruction set its timings come from.
+  await page.evaluate(() => window.attentionLab.setState({ view: 'cost' }));
+  assert.equal(await page.evaluate(() => window.attentionLab.experiment().tiled_simd), 'wasm-relaxed-simd');
+  assert.deepEqual(errors, []);
+  await page.close();
+
+  const server = await startServer();
+  const browser = await launchBrowser();
+  t.after(async () => { await browser.close(); await server.close(); });
+  await browser.context.addInitScript(withoutRelaxedSimd);
+  const requests = [];
+  browser.context.on('request', (r) => requests.push(r.url()));
+  const plain = await openLab(browser.context, server.url, 'preset=random');
+  assert.equal(await plain.page.evaluate(() => window.attentionLab.kernelPath), 'wasm-simd128');
+  const simd128 = await tiledAgainstReference(plain.page);
+  fused.forEach((row, i) => row.forEach((x, c) => assert.ok(Math.abs(x - simd128[i][c]) <= 1e-5 * (1 + Math.abs(x)),
+                                                          `[${i}][${c}]: ${x} vs ${simd128[i][c]}`)));
+  assert.ok(!requests.some((u) => u.endsWith('attention-relaxed.wasm')), 'a module that cannot run is not fetched');
+  assert.deepEqual(plain.errors, []);
+});
