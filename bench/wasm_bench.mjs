@@ -1,6 +1,9 @@
 // The WebAssembly benchmark: the tiled kernel and the reference of build/web/attention.js
 // beside TensorFlow.js (wasm backend) and ONNX Runtime Web (wasm backend), and a plain SIMD128
-// matrix multiply as the practical ceiling, all single-threaded in this one Node process.
+// matrix multiply as the practical ceiling, all single-threaded in this one Node process. The
+// tiled kernel runs on each path: SIMD128, and where Node runs relaxed SIMD (scripts/bench.sh
+// passes --experimental-wasm-relaxed-simd) attention-relaxed.wasm with fused multiply-add,
+// beside the same multiply built with relaxed SIMD.
 // Per size: every contender is checked against a float64 attention first (the tiled kernel
 // must be within 1e-4), then timed in interleaved rounds; medians are reported.
 //   node bench/wasm_bench.mjs [native.json] [out.json]
@@ -71,11 +74,15 @@ function maxError(got, want, heads, n, d) {
 
 // [SECTION] Contenders -------------------------------------------------------------------------
 // Each kernel of ours gets its own module instance, so its heap size is its own peak.
-async function ourKernel(kernel) {
+// `name` "tiled-relaxed" is the tiled kernel with relaxed SIMD (null where Node does not run
+// it), "tiled" the SIMD128 one.
+async function ourKernel(name) {
+  const kernel = name === 'reference' ? 'reference' : 'tiled';
   const createAttention = require(path.join(root, 'build/web/attention.js'));
-  const module = await createAttention();
+  const module = await createAttention(name === 'tiled-relaxed' ? {} : { relaxedSimd: false });
+  if (name === 'tiled-relaxed' && module.kernelPath !== 'wasm-relaxed-simd') return null;
   return {
-    name: kernel, version: 'this tree', note: 'attention.forward()',
+    name, version: 'this tree', note: `attention.forward(), ${module.kernelPath}`,
     heapBytes: () => module.HEAPU8.length,
     prepare: ({ q, k, v, heads, n, d, scale }) => ({
       run: () => module.forward(q, k, v, { heads, nq: n, nk: n, dk: d, dv: d }, { scale, kernel }),
@@ -85,16 +92,29 @@ async function ourKernel(kernel) {
   };
 }
 
-async function ceiling() {
-  const dir = path.join(root, 'build/bench/wasm');
-  const module = await require(path.join(dir, 'ceiling.js'))({ wasmBinary: fs.readFileSync(path.join(dir, 'ceiling.wasm')) });
+function ceilingOf(name, prepare, slice) {
   return {
-    name: 'simd128-matmul', note: 'Q·Kᵀ in 64-key slices, same register block, no softmax',
+    name, note: 'Q·Kᵀ in 64-key slices, same register block, no softmax',
     prepare: ({ n }) => {
-      module._ceiling_prepare(n, D);
-      return { run: () => { for (let j0 = 0; j0 < n; j0 += 64) module._ceiling_slice(j0); }, dispose: () => {} };
+      prepare(n, D);
+      return { run: () => { for (let j0 = 0; j0 < n; j0 += 64) slice(j0); }, dispose: () => {} };
     },
   };
+}
+
+async function ceilings() {
+  const dir = path.join(root, 'build/bench/wasm');
+  const module = await require(path.join(dir, 'ceiling.js'))({ wasmBinary: fs.readFileSync(path.join(dir, 'ceiling.wasm')) });
+  const found = [ceilingOf('simd128-matmul', module._ceiling_prepare, module._ceiling_slice)];
+  const bytes = fs.readFileSync(path.join(dir, 'ceiling-relaxed.wasm'));
+  if (WebAssembly.validate(bytes)) {  // only where Node runs relaxed SIMD
+    const wasm = new WebAssembly.Module(bytes);
+    const wasi = Object.fromEntries(WebAssembly.Module.imports(wasm).map((i) => [i.name, () => { throw new Error(i.name); }]));
+    const e = new WebAssembly.Instance(wasm, { wasi_snapshot_preview1: wasi }).exports;
+    e._initialize();
+    found.push(ceilingOf('relaxed-matmul', e.ceiling_prepare, e.ceiling_slice));
+  }
+  return found;
 }
 
 // [SECTION] Timing ------------------------------------------------------------------------------
@@ -134,8 +154,10 @@ function nativeResults(file) {
 }
 
 // [SECTION] Main --------------------------------------------------------------------------------
-const contenders = [await ourKernel('tiled'), await ourKernel('reference'), await tfjsWasm(), await onnxRuntimeWeb()];
-const roof = await ceiling();
+const ours = ['tiled-relaxed', 'tiled'];
+const contenders = [await ourKernel('tiled-relaxed'), await ourKernel('tiled'), await ourKernel('reference'),
+                    await tfjsWasm(), await onnxRuntimeWeb()].filter(Boolean);
+const roofs = await ceilings();
 const native = nativeResults(nativeJson);
 const results = [];
 
@@ -150,40 +172,51 @@ for (const [heads, n] of SIZES) {
     try {
       const p = await c.prepare(problem);
       const error = maxError(p.output(await p.run()), want, heads, n, D);
-      if (c.name === 'tiled' && !(error <= 1e-4)) throw new Error(`tiled: max error ${error} at heads ${heads}, n ${n}`);
+      if (ours.includes(c.name) && !(error <= 1e-4)) throw new Error(`${c.name}: max error ${error} at heads ${heads}, n ${n}`);
       entrants.push({ c, p });
       row.wasm[c.name] = { max_error: error };
     } catch (e) {
-      if (c.name === 'tiled') throw e;
+      if (ours.includes(c.name)) throw e;
       row.wasm[c.name] = { failed: String(e.message ?? e).split('\n')[0] };
     }
   }
-  const ms = await timeAll([...entrants.map((e) => e.p), roof.prepare(problem)]);
+  const ms = await timeAll([...entrants.map((e) => e.p), ...roofs.map((r) => r.prepare(problem))]);
   entrants.forEach(({ c, p }, i) => {
     Object.assign(row.wasm[c.name], { ms: ms[i], gflops: flops(heads, n) / ms[i] / 1e6 });
     const heap = c.heapBytes();
     if (heap !== null) row.wasm[c.name].heap_mib = heap / 2 ** 20;
     p.dispose();
   });
-  row.wasm[roof.name] = { ms: ms.at(-1), gflops: (2 * n * n * D) / ms.at(-1) / 1e6 };
+  roofs.forEach((r, i) => {
+    const t = ms[entrants.length + i];
+    row.wasm[r.name] = { ms: t, gflops: (2 * n * n * D) / t / 1e6 };
+  });
   const best = Math.max(row.wasm['tfjs-wasm'].gflops ?? 0, row.wasm['onnxruntime-web'].gflops ?? 0);
   row.ratio_to_best_competitor = row.wasm.tiled.gflops / best;
+  if (row.wasm['tiled-relaxed']) {
+    row.relaxed_ratio_to_best_competitor = row.wasm['tiled-relaxed'].gflops / best;
+    row.relaxed_fraction_of_matmul = row.wasm['tiled-relaxed'].gflops / row.wasm['relaxed-matmul'].gflops;
+  }
   for (const kernel of ['reference', 'eigen', 'tiled']) {
     const r = native[`${kernel}/${heads}/${n}`];
     if (r) row.native[kernel] = r;
   }
   results.push(row);
-  console.error(`heads ${heads} n ${n}: tiled ${row.wasm.tiled.gflops.toFixed(1)} GFLOP/s, ×${row.ratio_to_best_competitor.toFixed(2)} the best competitor`);
+  console.error(`heads ${heads} n ${n}: tiled ${row.wasm.tiled.gflops.toFixed(1)} GFLOP/s, ×${row.ratio_to_best_competitor.toFixed(2)} the best competitor` +
+                (row.wasm['tiled-relaxed'] ? `; relaxed ${row.wasm['tiled-relaxed'].gflops.toFixed(1)}, ×${row.relaxed_ratio_to_best_competitor.toFixed(2)}` : ''));
 }
 
 // [SECTION] Report ------------------------------------------------------------------------------
 const f1 = (x) => (x === undefined ? '–' : x.toFixed(1));
+const ratio = (x) => (x === undefined ? '–' : `×${x.toFixed(2)}`);
 const header = ['heads×n', 'nat ref', 'nat eigen', 'nat tiled', 'wasm ref', 'wasm tiled', 'tfjs-wasm', 'ort-web',
-                'simd128 mm', 'tiled/best', 'peak MiB nat tiled/ref', 'wasm heap MiB tiled/ref'];
+                'simd128 mm', 'tiled/best', 'wasm tiled relaxed', 'relaxed mm', 'relaxed/best', 'relaxed/mm',
+                'peak MiB nat tiled/ref', 'wasm heap MiB tiled/ref'];
 const lines = results.map((r) => [
   `${r.heads}×${r.n}`, f1(r.native.reference?.gflops), f1(r.native.eigen?.gflops), f1(r.native.tiled?.gflops),
   f1(r.wasm.reference.gflops), f1(r.wasm.tiled.gflops), f1(r.wasm['tfjs-wasm'].gflops), f1(r.wasm['onnxruntime-web'].gflops),
-  f1(r.wasm['simd128-matmul'].gflops), `×${r.ratio_to_best_competitor.toFixed(2)}`,
+  f1(r.wasm['simd128-matmul'].gflops), ratio(r.ratio_to_best_competitor), f1(r.wasm['tiled-relaxed']?.gflops),
+  f1(r.wasm['relaxed-matmul']?.gflops), ratio(r.relaxed_ratio_to_best_competitor), ratio(r.relaxed_fraction_of_matmul),
   `${r.native.tiled ? r.native.tiled.peak_mib.toFixed(2) : '–'} / ${r.native.reference ? r.native.reference.peak_mib.toFixed(0) : '–'}`,
   `${f1(r.wasm.tiled.heap_mib)} / ${f1(r.wasm.reference.heap_mib)}`,
 ]);
@@ -195,7 +228,7 @@ fs.mkdirSync(path.dirname(outJson), { recursive: true });
 fs.writeFileSync(outJson, JSON.stringify({
   node: process.version, date: new Date().toISOString(), d: D,
   cpu: os.cpus()[0].model, cores: os.cpus().length, load_average: os.loadavg(),
-  contenders: [...contenders, roof].map(({ name, version, note }) => ({ name, version, note })),
+  contenders: [...contenders, ...roofs].map(({ name, version, note }) => ({ name, version, note })),
   results,
 }, null, 1));
 console.error(`wrote ${path.relative(process.cwd(), outJson)}`);

@@ -2,7 +2,8 @@
 // and a handful of operations on it, in the spirit of ggml's simd-mappings.h. One branch per
 // instruction set, picked at compile time:
 //
-//   __wasm_simd128__   WebAssembly SIMD128 (the browser), 4 lanes
+//   __wasm_simd128__   WebAssembly SIMD128 (the browser), 4 lanes; with __wasm_relaxed_simd__
+//                      (attention-relaxed.wasm) its multiply-add is fused
 //   __AVX2__ + __FMA__ AVX2 with fused multiply-add (native x86-64), 8 lanes
 //   __SSE2__           SSE2 (any x86-64), 4 lanes
 //   otherwise          scalar, 1 lane; also forced by ATTN_NO_SIMD so the kernel's logic can
@@ -46,7 +47,11 @@ namespace attn::simd {
 #if ATTN_SIMD_WASM
 using vf = v128_t;
 inline constexpr int kLanes = 4;
+#if defined(__wasm_relaxed_simd__)
+inline constexpr const char* kName = "wasm-relaxed-simd";
+#else
 inline constexpr const char* kName = "wasm-simd128";
+#endif
 inline vf load(const float* p) { return wasm_v128_load(p); }
 inline void store(float* p, vf a) { wasm_v128_store(p, a); }
 inline vf splat(float x) { return wasm_f32x4_splat(x); }
@@ -54,8 +59,14 @@ inline vf load_splat(const float* p) { return wasm_v128_load32_splat(p); }
 inline vf add(vf a, vf b) { return wasm_f32x4_add(a, b); }
 inline vf sub(vf a, vf b) { return wasm_f32x4_sub(a, b); }
 inline vf mul(vf a, vf b) { return wasm_f32x4_mul(a, b); }
-// SIMD128 has no fused multiply-add (that is in relaxed SIMD, not enabled by default).
+#if defined(__wasm_relaxed_simd__)
+// Relaxed SIMD (attention-relaxed.wasm, src/attention/relaxed): fused where the CPU has FMA,
+// else a multiply and an add; either rounding is within the kernel's tolerance.
+inline vf madd(vf a, vf b, vf c) { return wasm_f32x4_relaxed_madd(a, b, c); }
+#else
+// SIMD128 has no fused multiply-add.
 inline vf madd(vf a, vf b, vf c) { return wasm_f32x4_add(wasm_f32x4_mul(a, b), c); }
+#endif
 // pmax (a < b ? b : a) is the "pseudo" maximum that lowers to one maxps in V8; the IEEE one
 // (wasm_f32x4_max) costs several instructions for NaN and ±0 handling we never need.
 inline vf max(vf a, vf b) { return wasm_f32x4_pmax(a, b); }

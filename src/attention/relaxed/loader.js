@@ -25,7 +25,10 @@
   function adopt(module) {
     const e = new WebAssembly.Instance(module, imports(module)).exports;
     e._initialize();
+    const at = e.attn_instruction_set();
+    const text = new Uint8Array(e.memory.buffer, at, new Uint8Array(e.memory.buffer, at).indexOf(0));
     Module['relaxedKernel'] = {
+      instructionSet: new TextDecoder().decode(text),  // simd.h's kName there
       // The arguments of relaxed.cpp's attn_relaxed_forward, pointers into the caller's heap
       // (unsigned: the heap may pass 2 GiB). False when this module's memory cannot hold them.
       forward(HEAP32, HEAPF32, args, scale, q, k, v, mask, out) {

@@ -12,12 +12,15 @@
 #include <cstring>
 
 #include "attention.h"
+#include "simd.h"
 #include "tiled.h"
 
 #define ATTN_EXPORT(name) extern "C" __attribute__((export_name(#name)))
 
 ATTN_EXPORT(attn_alloc) void* attn_alloc(std::uint32_t bytes) { return std::malloc(bytes); }
 ATTN_EXPORT(attn_free) void attn_free(void* p) { std::free(p); }
+// simd.h's name for what it compiled: "wasm-relaxed-simd" unless the relaxed flag did not take.
+ATTN_EXPORT(attn_instruction_set) const char* attn_instruction_set() { return attn::simd::kName; }
 
 // The arguments of attn::tiled_forward, flattened: the shape, the scale, attn::Causal's code,
 // and the mask (attn::Mask::Kind's code, its four dims and values; no values when the kind is
