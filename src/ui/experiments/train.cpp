@@ -259,7 +259,8 @@ void curves(const lab::Training& t, const std::string& this_run, const std::stri
                      PlotSeries::Kind::dashed, 7});
 
   Grid grid(4, 200);
-  const float h = card_height(160, 3);
+  // The title and up to three lines of note: Spanish notes wrap to three in a quarter width.
+  const float h = card_height(160, 4);
   PlotSpec spec;
   spec.x_label = tr("step");
   spec.x_min = 0;
