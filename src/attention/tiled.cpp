@@ -40,15 +40,16 @@ using simd::vf;
 // The register block of both products is kRows query rows × kCols columns (keys in step 3,
 // output features in step 5): 4 × 2 vectors = 8 accumulators, plus 2 loaded vectors, one
 // broadcast and one product temporary = 12 registers. V8 allocates about 15 SIMD registers
-// on x86-64 and spills beyond that: 5 × 2 measured at half the speed in Node, 3 × 2 no faster.
-// For the same reason the inner loops are left rolled (unrolled, V8 spills: half the speed).
+// on x86-64 and spills beyond that, so larger blocks and unrolled inner loops are slower
+// (bench/README.md has the measurements). With relaxed SIMD's fused multiply-add there is no
+// product temporary; the block is the same in both builds.
 constexpr int kRows = 4;
 constexpr int kCols = 2 * kLanes;
 // 512 query rows × 64 keys per block: the packed K tile and the V tile (16 KiB each at
 // d = 64) stay in L1 while the block's S/P, packed queries and output rows (128 KiB each)
 // stream through L2. Larger query blocks spread the cost of packing a K tile and of
-// streaming K and V over more rows (measured in V8: 256 beats 64 by about 6%, 512 beats 256
-// by about 1%, 1024 no better). Fewer keys when d_k is large, so the packed tile stays small.
+// streaming K and V over more rows, up to where the block's rows leave L2 (bench/README.md).
+// Fewer keys when d_k is large, so the packed tile stays small.
 constexpr int kQueryBlock = 512;
 constexpr int kMaxKeyTile = 64;
 constexpr int kPackedFloats = 64 * 64;
@@ -88,7 +89,7 @@ void for_row_blocks(int rows, Block&& block) {
 // no multiply by the scale): qp[(g·dk + d)·kRows + r] = Q[g·kRows + r][d] · scale, rows past
 // `rows` zero. Step 3 then broadcasts the kRows q values of one d from one pointer at fixed
 // offsets, and V8's inner loop computes no address per row: the products are bound by
-// instruction count (the same layout makes the SIMD128 matrix multiply 8% faster).
+// instruction count.
 void pack_queries(const float* Q, int rows, int dk, float scale, float* qp) {
   for (int g = 0; g < rows; g += kRows, qp += std::size_t(kRows) * dk)
     for (int r = 0; r < kRows; ++r)
@@ -110,7 +111,7 @@ void pack_k_transposed(const float* K, int dk, int nj, int width, float* kt) {
 // R rows of one packed query group against kCols columns of the packed tile; s has stride
 // kLdS. Each step over d broadcasts one q value per row and multiplies it into two key
 // vectors. mx (R × kLanes) gets each row's maximum per lane, so step 4 needs no pass of its
-// own over the scores to find it (+1% in V8).
+// own over the scores to find it.
 template <int R>
 void scores_block(const float* qg, int dk, const float* kt, int width, float* s, float* mx) {
   for (int r = 0; r < R; ++r) simd::store(mx + r * kLanes, simd::splat(kNegInf));
