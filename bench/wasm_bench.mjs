@@ -75,17 +75,21 @@ function maxError(got, want, heads, n, d) {
 // [SECTION] Contenders -------------------------------------------------------------------------
 // Each kernel of ours gets its own module instance, so its heap size is its own peak.
 // `name` "tiled-relaxed" is the tiled kernel with relaxed SIMD (null where Node does not run
-// it), "tiled" the SIMD128 one.
+// it), "tiled" the SIMD128 one, "tiled-2-threads" the fastest path through forwardParallel()
+// on two threads.
 async function ourKernel(name) {
   const kernel = name === 'reference' ? 'reference' : 'tiled';
   const createAttention = require(path.join(root, 'build/web/attention.js'));
-  const module = await createAttention(name === 'tiled-relaxed' ? {} : { relaxedSimd: false });
+  const module = await createAttention(name === 'tiled' || name === 'reference' ? { relaxedSimd: false } : {});
   if (name === 'tiled-relaxed' && module.kernelPath !== 'wasm-relaxed-simd') return null;
+  const forward = name === 'tiled-2-threads'
+    ? (q, k, v, dims, options) => module.forwardParallel(q, k, v, dims, options, { threads: 2 })
+    : module.forward;
   return {
     name, version: 'this tree', note: `attention.forward(), ${module.kernelPath}`,
     heapBytes: () => module.HEAPU8.length,
     prepare: ({ q, k, v, heads, n, d, scale }) => ({
-      run: () => module.forward(q, k, v, { heads, nq: n, nk: n, dk: d, dv: d }, { scale, kernel }),
+      run: () => forward(q, k, v, { heads, nq: n, nk: n, dk: d, dv: d }, { scale, kernel }),
       output: (result) => result,
       dispose: () => {},
     }),
@@ -154,8 +158,9 @@ function nativeResults(file) {
 }
 
 // [SECTION] Main --------------------------------------------------------------------------------
-const ours = ['tiled-relaxed', 'tiled'];
-const contenders = [await ourKernel('tiled-relaxed'), await ourKernel('tiled'), await ourKernel('reference'),
+const ours = ['tiled-relaxed', 'tiled', 'tiled-2-threads'];
+const contenders = [await ourKernel('tiled-relaxed'), await ourKernel('tiled'), await ourKernel('tiled-2-threads'),
+                    await ourKernel('reference'),
                     await tfjsWasm(), await onnxRuntimeWeb()].filter(Boolean);
 const roofs = await ceilings();
 const native = nativeResults(nativeJson);
@@ -197,6 +202,8 @@ for (const [heads, n] of SIZES) {
     row.relaxed_ratio_to_best_competitor = row.wasm['tiled-relaxed'].gflops / best;
     row.relaxed_fraction_of_matmul = row.wasm['tiled-relaxed'].gflops / row.wasm['relaxed-matmul'].gflops;
   }
+  // Two threads over one: the fastest single-threaded path of this run.
+  row.two_threads_over_one = row.wasm['tiled-2-threads'].gflops / (row.wasm['tiled-relaxed'] ?? row.wasm.tiled).gflops;
   for (const kernel of ['reference', 'eigen', 'tiled']) {
     const r = native[`${kernel}/${heads}/${n}`];
     if (r) row.native[kernel] = r;
@@ -211,12 +218,14 @@ const f1 = (x) => (x === undefined ? '–' : x.toFixed(1));
 const ratio = (x) => (x === undefined ? '–' : `×${x.toFixed(2)}`);
 const header = ['heads×n', 'nat ref', 'nat eigen', 'nat tiled', 'wasm ref', 'wasm tiled', 'tfjs-wasm', 'ort-web',
                 'simd128 mm', 'tiled/best', 'wasm tiled relaxed', 'relaxed mm', 'relaxed/best', 'relaxed/mm',
+                'wasm tiled 2 threads', '2 threads/1',
                 'peak MiB nat tiled/ref', 'wasm heap MiB tiled/ref'];
 const lines = results.map((r) => [
   `${r.heads}×${r.n}`, f1(r.native.reference?.gflops), f1(r.native.eigen?.gflops), f1(r.native.tiled?.gflops),
   f1(r.wasm.reference.gflops), f1(r.wasm.tiled.gflops), f1(r.wasm['tfjs-wasm'].gflops), f1(r.wasm['onnxruntime-web'].gflops),
   f1(r.wasm['simd128-matmul'].gflops), ratio(r.ratio_to_best_competitor), f1(r.wasm['tiled-relaxed']?.gflops),
   f1(r.wasm['relaxed-matmul']?.gflops), ratio(r.relaxed_ratio_to_best_competitor), ratio(r.relaxed_fraction_of_matmul),
+  f1(r.wasm['tiled-2-threads'].gflops), ratio(r.two_threads_over_one),
   `${r.native.tiled ? r.native.tiled.peak_mib.toFixed(2) : '–'} / ${r.native.reference ? r.native.reference.peak_mib.toFixed(0) : '–'}`,
   `${f1(r.wasm.tiled.heap_mib)} / ${f1(r.wasm.reference.heap_mib)}`,
 ]);

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# One benchmark run, single-threaded, d = 64, n = 128 … 4096 and 8 heads × 512:
+# One benchmark run, single-threaded but for one two-thread column, d = 64, n = 128 … 4096 and
+# 8 heads × 512:
 #   1. natively (Google Benchmark): the reference, an Eigen-materialised attention, the tiled
 #      kernel, with peak heap;
 #   2. in WebAssembly under Node (with relaxed SIMD on): the tiled kernel on each path (SIMD128,
-#      and relaxed SIMD through attention-relaxed.wasm) and the reference of build/web/attention.js
-#      beside tfjs-backend-wasm, onnxruntime-web and a plain matrix multiply of each path;
+#      and relaxed SIMD through attention-relaxed.wasm; forwardParallel() on two threads) and the
+#      reference of build/web/attention.js beside tfjs-backend-wasm, onnxruntime-web and a plain
+#      matrix multiply of each path;
 #   3. the training lab: training steps per second of each task's default configuration and
 #      of the goal configuration, natively and in WebAssembly (bench/train_bench.mjs).
 # Prints the tables and writes build/bench/bench.json (native.json and train.json beside it).

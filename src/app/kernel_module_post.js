@@ -13,6 +13,17 @@ Module['trainObject'] = function (request) {
 // Returns the output (batch, heads, nq, dv) as a new Float32Array. On bad input it throws an
 // Error whose message is the sentence compute() would return as {"error": ...}.
 Module['forward'] = function (q, k, v, dims, options) {
+  const a = forwardArguments(q, k, v, dims, options);
+  const d = a.dims;
+  const out = Module['forwardArrays'](q, k, v, d.batch, d.heads, d.kvHeads, d.nq, d.nk, d.dk, d.dv,
+                                      a.scale, a.causal, a.kernel);
+  if (typeof out === 'string') throw new Error(out);
+  return out;
+};
+
+// forward()'s arguments checked and completed: {dims (with batch, heads, kvHeads), scale, and
+// the codes of attn::Causal and attn::Kernel}. Throws forward()'s errors.
+function forwardArguments(q, k, v, dims, options) {
   dims = dims || {};
   options = options || {};
   for (const [name, x] of [['q', q], ['k', k], ['v', v]])
@@ -31,8 +42,5 @@ Module['forward'] = function (q, k, v, dims, options) {
   const kernel = new Map([['auto', 0], ['reference', 1], ['tiled', 2]]).get(
       options.kernel === undefined ? 'auto' : options.kernel);
   if (kernel === undefined) throw new Error('kernel: expected "auto", "reference" or "tiled"');
-  const out = Module['forwardArrays'](q, k, v, d.batch, d.heads, d.kvHeads, d.nq, d.nk, d.dk, d.dv,
-                                      scale, causal, kernel);
-  if (typeof out === 'string') throw new Error(out);
-  return out;
-};
+  return { dims: d, scale, causal, kernel };
+}

@@ -61,3 +61,31 @@ test('Chromium runs the tiled kernel with relaxed SIMD; without it, the SIMD128 
   assert.ok(!requests.some((u) => u.endsWith('attention-relaxed.wasm')), 'a module that cannot run is not fetched');
   assert.deepEqual(plain.errors, []);
 });
+
+test('the kernel module in a page: forwardParallel() on Web Workers gives forward()\'s output', async () => {
+  const page = await session.browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(session.server.url + 'examples/minimal.html');
+  const result = await page.evaluate(async () => {
+    await new Promise((resolve, reject) => {
+      const s = Object.assign(document.createElement('script'), { src: '../attention.js', onload: resolve, onerror: reject });
+      document.head.append(s);
+    });
+    const m = await createAttention();
+    const n = 600, d = 32;
+    const x = (seed) => Float32Array.from({ length: n * d }, (_, i) => Math.sin(seed * 3.1 + i * 0.37));
+    const dims = { nq: n, nk: n, dk: d, dv: d };  // one head: split by queries, three blocks
+    const want = m.forward(x(1), x(2), x(3), dims, { causal: true, kernel: 'tiled' });
+    const got = await m.forwardParallel(x(1), x(2), x(3), dims, { causal: true, kernel: 'tiled' }, { threads: 3 });
+    return { kernelPath: m.kernelPath, workers: m.kernelWorkers(), length: got.length,
+             differing: got.findIndex((v, i) => v !== want[i]) };
+  });
+  assert.equal(result.kernelPath, 'wasm-relaxed-simd');
+  assert.equal(result.workers, 2, 'two workers beside the page');
+  assert.equal(result.length, 600 * 32);
+  assert.equal(result.differing, -1);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -125,3 +125,72 @@ test('n = 16384, d = 64 runs in the module without exhausting memory', () => {
   // Inputs and output are 4 MiB each; the scores (1 GiB) must never be held.
   assert.ok(attention.HEAPU8.length < 128 << 20, `heap grew to ${attention.HEAPU8.length} bytes`);
 });
+
+// [forwardParallel] ----------------------------------------------------------------------------
+
+// softmax(q·kᵀ·scale) v in float64 for one (batch, head), with a causal alignment.
+function float64Head(p, b, h, scale, causal) {
+  const d = p.dims, kvh = Math.floor(h / (d.heads / d.kvHeads));
+  const row = (x, heads, n, dim, hh, i) => x.subarray(((b * heads + hh) * n + i) * dim, ((b * heads + hh) * n + i + 1) * dim);
+  const out = [];
+  for (let i = 0; i < d.nq; i++) {
+    const limit = causal === 'top_left' ? i : causal === 'bottom_right' ? i + d.nk - d.nq : d.nk - 1;
+    const qi = row(p.q, d.heads, d.nq, d.dk, h, i);
+    const s = [];
+    for (let j = 0; j <= Math.min(limit, d.nk - 1); j++) {
+      const kj = row(p.k, d.kvHeads, d.nk, d.dk, kvh, j);
+      s.push(scale * qi.reduce((acc, x, c) => acc + x * kj[c], 0));
+    }
+    const max = Math.max(...s);
+    const e = s.map((x) => Math.exp(x - max));
+    const sum = e.reduce((a, x) => a + x, 0);
+    for (let c = 0; c < d.dv; c++)
+      out.push(e.length ? e.reduce((acc, w, j) => acc + w * row(p.v, d.kvHeads, d.nk, d.dv, kvh, j)[c], 0) / sum : 0);
+  }
+  return out;
+}
+
+test('forwardParallel() gives forward()\'s output exactly, on 2 and 3 threads: batches, grouped heads, both causal alignments, blocks that see no key', async () => {
+  const shapes = [
+    // Split by key/value heads (with their query heads):
+    [{ batch: 2, heads: 4, kvHeads: 2, nq: 300, nk: 260, dk: 16, dv: 12 }, false],
+    [{ batch: 3, heads: 1, nq: 70, nk: 90, dk: 8, dv: 8 }, 'top_left'],
+    // Split by queries (one key/value head):
+    [{ nq: 500, nk: 500, dk: 32, dv: 32 }, 'top_left'],
+    [{ heads: 3, kvHeads: 1, nq: 400, nk: 100, dk: 8, dv: 8 }, 'bottom_right'],  // the first 300 rows see no key
+    [{ nq: 300, nk: 700, dk: 8, dv: 8 }, 'bottom_right'],
+    [{ nq: 130, nk: 40, dk: 8, dv: 8 }, 'top_left'],                              // more queries than keys: not split
+  ];
+  for (const [dims, causal] of shapes)
+    for (const threads of [2, 3]) {
+      const p = problem(dims, 11);
+      const want = attention.forward(p.q, p.k, p.v, p.dims, { causal, kernel: 'tiled' });
+      const got = await attention.forwardParallel(p.q, p.k, p.v, p.dims, { causal, kernel: 'tiled' }, { threads });
+      assert.ok(got instanceof Float32Array && got.length === want.length);
+      // Split, not run here alone (the pool keeps the workers of earlier, larger calls).
+      if (dims.nq <= dims.nk || causal !== 'top_left') assert.ok(attention.kernelWorkers() >= threads - 1);
+      const first = got.findIndex((x, i) => x !== want[i]);
+      assert.equal(first, -1, `${JSON.stringify(dims)} causal ${causal}, ${threads} threads: output[${first}]`);
+    }
+});
+
+test('forwardParallel() against float64: a bottom-right causal batch split across threads', async () => {
+  const p = problem({ batch: 2, heads: 2, kvHeads: 1, nq: 260, nk: 200, dk: 16, dv: 8 }, 5);
+  const scale = 0.3;
+  const got = await attention.forwardParallel(p.q, p.k, p.v, p.dims, { scale, causal: 'bottom_right' }, { threads: 2 });
+  const want = [];
+  for (let b = 0; b < 2; b++) for (let h = 0; h < 2; h++) want.push(...float64Head(p, b, h, scale, 'bottom_right'));
+  assertClose(assert, Array.from(got), want, 2e-5, 'forwardParallel');
+});
+
+test('forwardParallel() rejects bad input with forward()\'s sentence, indices as in the whole input', async () => {
+  const p = problem({ nq: 400, nk: 400, dk: 8, dv: 8 }, 3);
+  p.q[(350 * 8) + 2] = NaN;  // in the second thread's block
+  await assert.rejects(attention.forwardParallel(p.q, p.k, p.v, p.dims, {}, { threads: 2 }),
+                       { message: 'q[0][0][350][2]: not a finite number' });
+  await assert.rejects(attention.forwardParallel(p.q, p.k, p.v, { ...p.dims, nq: 0 }), { message: /^dims\.nq: / });
+  await assert.rejects(attention.forwardParallel(p.q, p.k, p.v, p.dims, {}, { threads: 0 }), { message: /^threads: / });
+  p.q[(350 * 8) + 2] = 0;
+  const again = await attention.forwardParallel(p.q, p.k, p.v, p.dims, {}, { threads: 2 });
+  assert.ok(again.every(Number.isFinite), 'the pool works after a failure');
+});
