@@ -3,20 +3,24 @@
 // one block and each worker, with its own instance of this module (on the same kernel path,
 // relaxed SIMD or SIMD128), another: whole key/value heads with their query heads where there
 // are at least two, else a block of queries of every head. A worker is sent copies of its
-// queries and of the keys and values they can see, and returns its part of the output. No memory is shared, so no
-// SharedArrayBuffer and no cross-origin isolation (COOP/COEP headers) are needed: an embedded
-// page gets the threads too. The copies are O(n·d) per worker against the kernel's O(n²·d).
+// queries and of the keys and values they can see, and returns its part of the output. No
+// memory is shared, so no SharedArrayBuffer and no cross-origin isolation (COOP/COEP headers)
+// are needed: an embedded page gets the threads too. The copies are O(n·d) per worker against
+// the kernel's O(n²·d).
 //
 // Causal masks survive the split: a block of queries [r0, r1) with bottom-right alignment over
 // the first nk' keys sees exactly what those rows see in the whole problem, with nk' = r1 for
 // top-left (when nq ≤ nk) and nk' = r1 + nk − nq for bottom-right; a block that sees no key at
-// all is 0, as the contract says. Too little work for the threads, the reference kernel,
-// top-left with more queries than keys, or no way to start a worker: forward() itself runs.
+// all is 0, as the contract says. Too little work for two threads, the reference kernel, a
+// query split of top-left with more queries than keys, or no way to start a worker: forward()
+// itself runs.
 (function () {
   const isNode = typeof process === 'object' && process.versions && process.versions.node;
   // The script the workers load again (Emscripten's MODULARIZE wrapper records it).
   const script = typeof _scriptDir === 'string' ? _scriptDir : undefined;
-  const kMinRowsPerWorker = 64;  // a key tile's worth: below it a worker's start-up costs more than it saves
+  // Scores per thread below which a split costs more than it saves (bench/README.md: n = 512
+  // gains 10% on two threads, n = 256 loses 20%).
+  const kMinScoresPerThread = 512 * 256;
 
   function defaultThreads() {
     if (isNode) return require('os').cpus().length;
@@ -136,7 +140,8 @@
     // Whole heads where there are enough of them (each block keeps the kernel's query blocks
     // whole); else blocks of queries of every head.
     const byHeads = kvGroups >= Math.min(wanted, 2);
-    const threads = Math.min(wanted, byHeads ? kvGroups : Math.floor(d.nq / kMinRowsPerWorker));
+    const worth = Math.floor((groups * d.nq * d.nk) / kMinScoresPerThread);
+    const threads = Math.min(wanted, worth, byHeads ? kvGroups : Math.floor(d.nq / 4));
     const canStart = script && (isNode || typeof Worker === 'function');
     // The reference kernel is for small, teaching-sized inputs, and its score limit applies to
     // the whole problem: it is not split.

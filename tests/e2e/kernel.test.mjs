@@ -74,7 +74,7 @@ test('the kernel module in a page: forwardParallel() on Web Workers gives forwar
       document.head.append(s);
     });
     const m = await createAttention();
-    const n = 600, d = 32;
+    const n = 700, d = 32;
     const x = (seed) => Float32Array.from({ length: n * d }, (_, i) => Math.sin(seed * 3.1 + i * 0.37));
     const dims = { nq: n, nk: n, dk: d, dv: d };  // one head: split by queries, three blocks
     const want = m.forward(x(1), x(2), x(3), dims, { causal: true, kernel: 'tiled' });
@@ -84,7 +84,7 @@ test('the kernel module in a page: forwardParallel() on Web Workers gives forwar
   });
   assert.equal(result.kernelPath, 'wasm-relaxed-simd');
   assert.equal(result.workers, 2, 'two workers beside the page');
-  assert.equal(result.length, 600 * 32);
+  assert.equal(result.length, 700 * 32);
   assert.equal(result.differing, -1);
   assert.deepEqual(errors, []);
   await page.close();

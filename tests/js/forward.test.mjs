@@ -154,11 +154,11 @@ test('forwardParallel() gives forward()\'s output exactly, on 2 and 3 threads: b
   const shapes = [
     // Split by key/value heads (with their query heads):
     [{ batch: 2, heads: 4, kvHeads: 2, nq: 300, nk: 260, dk: 16, dv: 12 }, false],
-    [{ batch: 3, heads: 1, nq: 70, nk: 90, dk: 8, dv: 8 }, 'top_left'],
+    [{ batch: 3, heads: 1, nq: 300, nk: 500, dk: 8, dv: 8 }, 'top_left'],
     // Split by queries (one key/value head):
-    [{ nq: 500, nk: 500, dk: 32, dv: 32 }, 'top_left'],
-    [{ heads: 3, kvHeads: 1, nq: 400, nk: 100, dk: 8, dv: 8 }, 'bottom_right'],  // the first 300 rows see no key
-    [{ nq: 300, nk: 700, dk: 8, dv: 8 }, 'bottom_right'],
+    [{ nq: 700, nk: 700, dk: 32, dv: 32 }, 'top_left'],
+    [{ heads: 3, kvHeads: 1, nq: 1200, nk: 300, dk: 8, dv: 8 }, 'bottom_right'],  // the first 900 rows see no key
+    [{ nq: 600, nk: 1400, dk: 8, dv: 8 }, 'bottom_right'],
     [{ nq: 130, nk: 40, dk: 8, dv: 8 }, 'top_left'],                              // more queries than keys: not split
   ];
   for (const [dims, causal] of shapes)
@@ -175,22 +175,24 @@ test('forwardParallel() gives forward()\'s output exactly, on 2 and 3 threads: b
 });
 
 test('forwardParallel() against float64: a bottom-right causal batch split across threads', async () => {
-  const p = problem({ batch: 2, heads: 2, kvHeads: 1, nq: 260, nk: 200, dk: 16, dv: 8 }, 5);
+  const p = problem({ batch: 2, heads: 2, kvHeads: 1, nq: 400, nk: 330, dk: 16, dv: 8 }, 5);
   const scale = 0.3;
   const got = await attention.forwardParallel(p.q, p.k, p.v, p.dims, { scale, causal: 'bottom_right' }, { threads: 2 });
+  assert.ok(attention.kernelWorkers() >= 1, 'split');
   const want = [];
   for (let b = 0; b < 2; b++) for (let h = 0; h < 2; h++) want.push(...float64Head(p, b, h, scale, 'bottom_right'));
   assertClose(assert, Array.from(got), want, 2e-5, 'forwardParallel');
 });
 
 test('forwardParallel() rejects bad input with forward()\'s sentence, indices as in the whole input', async () => {
-  const p = problem({ nq: 400, nk: 400, dk: 8, dv: 8 }, 3);
-  p.q[(350 * 8) + 2] = NaN;  // in the second thread's block
+  const p = problem({ nq: 800, nk: 800, dk: 8, dv: 8 }, 3);
+  p.q[(700 * 8) + 2] = NaN;  // in the second thread's block
   await assert.rejects(attention.forwardParallel(p.q, p.k, p.v, p.dims, {}, { threads: 2 }),
-                       { message: 'q[0][0][350][2]: not a finite number' });
+                       { message: 'q[0][0][700][2]: not a finite number' });
   await assert.rejects(attention.forwardParallel(p.q, p.k, p.v, { ...p.dims, nq: 0 }), { message: /^dims\.nq: / });
   await assert.rejects(attention.forwardParallel(p.q, p.k, p.v, p.dims, {}, { threads: 0 }), { message: /^threads: / });
-  p.q[(350 * 8) + 2] = 0;
+  p.q[(700 * 8) + 2] = 0;
   const again = await attention.forwardParallel(p.q, p.k, p.v, p.dims, {}, { threads: 2 });
   assert.ok(again.every(Number.isFinite), 'the pool works after a failure');
+  assert.ok(attention.kernelWorkers() >= 1, 'split');
 });
