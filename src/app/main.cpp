@@ -299,9 +299,9 @@ void frame() {
     glfwSetWindowShouldClose(app.window, GLFW_TRUE);
   }
   if (const std::string& kind = app.options.export_kind; !kind.empty() && app.frames >= app.options.frames) {
-    ui::run_export(app.lab, app.ui, kind == "png" ? ui::ExportKind::png : kind == "csv" ? ui::ExportKind::csv : ui::ExportKind::json);
+    const auto export_kind = kind == "png" ? ui::ExportKind::png : kind == "csv" ? ui::ExportKind::csv : ui::ExportKind::json;
+    app.failed = !ui::run_export(app.lab, app.ui, export_kind);
     std::fprintf(stderr, "attention-lab: %s\n", app.ui.export_message.c_str());
-    app.failed = app.ui.export_message.rfind(i18n::format(tr("Saved to %s"), ""), 0) != 0;
     glfwSetWindowShouldClose(app.window, GLFW_TRUE);
   }
 #endif

@@ -36,12 +36,12 @@ bool g_png_requested = false;
 
 // web/page-tools.js turns the bytes into a download and answers a copy through
 // lab_export_message once the clipboard has (or has not) taken the text.
-std::string save(const ui::ExportFile& file) {
+ui::ExportOutcome save(const ui::ExportFile& file) {
   EM_ASM({
     if (!Module.labDownload) return;
     Module.labDownload(UTF8ToString($0), UTF8ToString($1), HEAPU8.slice($2, $2 + $3));
   }, file.name.c_str(), file.mime.c_str(), file.bytes.data(), file.bytes.size());
-  return i18n::format(tr("Downloading %s."), file.name.c_str());
+  return {true, i18n::format(tr("Downloading %s."), file.name.c_str())};
 }
 
 std::string copy(const std::string& text) {
@@ -67,11 +67,11 @@ void announce(const std::string& text) {
 
 #else
 
-std::string save(const ui::ExportFile& file) {
+ui::ExportOutcome save(const ui::ExportFile& file) {
   const std::filesystem::path path = std::filesystem::absolute(file.name);
   std::ofstream out(path, std::ios::binary);
   const bool ok = bool(out << file.bytes);
-  return i18n::format(ok ? tr("Saved to %s") : tr("Could not write %s"), path.string().c_str());
+  return {ok, i18n::format(ok ? tr("Saved to %s") : tr("Could not write %s"), path.string().c_str())};
 }
 
 std::string copy(const std::string& text) {

@@ -142,14 +142,14 @@ std::string embed_code(const lab::State& state) {
 
 // [SECTION] running an export --------------------------------------------------------------
 
-void run_export(const lab::Lab& lab, Ui& ui, ExportKind kind) {
+bool run_export(const lab::Lab& lab, Ui& ui, ExportKind kind) {
   ExportFile file;
   switch (kind) {
     case ExportKind::png: {
       Figure figure;
       if (std::string why = shown_figure(lab, ui, figure); !why.empty()) {
         ui.export_message = why;
-        return;
+        return false;
       }
       std::vector<unsigned char> rgba;
       int width = 0, height = 0;
@@ -168,9 +168,11 @@ void run_export(const lab::Lab& lab, Ui& ui, ExportKind kind) {
       break;
     case ExportKind::embed:
       ui.export_message = ui.copy ? ui.copy(embed_code(lab.state())) : "";
-      return;
+      return bool(ui.copy);
   }
-  ui.export_message = ui.save ? ui.save(file) : "";
+  const ExportOutcome outcome = ui.save ? ui.save(file) : ExportOutcome{};
+  ui.export_message = outcome.message;
+  return outcome.ok;
 }
 
 // [SECTION] the Export menu -----------------------------------------------------------------

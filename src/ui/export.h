@@ -21,6 +21,13 @@ struct ExportFile {
   std::string bytes;  // the file's contents (text for CSV and JSON)
 };
 
+// What the platform made of a file: whether it was written (or handed to the browser), and
+// the sentence the Export menu shows ("Saved to …", "Could not write …").
+struct ExportOutcome {
+  bool ok = false;
+  std::string message;
+};
+
 // Every matrix of the shown head in long form, one value per line:
 // "matrix,row,col,value" with matrix in q, k, v, scores, scaled, masked, weights, output
 // (scores = QKᵀ, masked = scaled + mask, −∞ written "-inf"), values exact to float precision.
@@ -35,8 +42,9 @@ std::string embed_code(const lab::State& state);
 
 // Builds the file (the PNG from the heatmap of the current stage as last drawn, with its title,
 // labels, values, colour scale and the configuration's link) and hands it to ui.save or
-// ui.copy; the message they return is shown in the Export menu.
-void run_export(const lab::Lab& lab, Ui& ui, ExportKind kind);
+// ui.copy; the message they return is shown in the Export menu. True when the file was
+// handed over (--export's exit status).
+bool run_export(const lab::Lab& lab, Ui& ui, ExportKind kind);
 // The header's "Export" button (its width, to lay out the header) and its menu.
 float export_button_width();
 void export_menu(const lab::Lab& lab, Ui& ui);

@@ -48,8 +48,8 @@ struct Ui {
   // The reader's system settings (the page's media queries in the browser).
   bool prefers_dark = false, reduced_motion = false;
   // Export (export.h): the app delivers files and copied text for its platform; each returns
-  // the sentence the Export menu shows ("Saved to …", "Copied …").
-  std::function<std::string(const ExportFile&)> save;
+  // the sentence the Export menu shows ("Saved to …", "Copied …"), a file also whether it went.
+  std::function<ExportOutcome(const ExportFile&)> save;
   std::function<std::string(const std::string&)> copy;
   std::string export_message;
   // view=train's buttons: what the app does to the runs after the frame (the views read a

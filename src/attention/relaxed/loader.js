@@ -61,7 +61,8 @@
         }
       },
     };
-    Module['kernelPath'] = 'wasm-relaxed-simd';
+    // What the module says it was compiled for ("wasm-relaxed-simd"), not what was hoped.
+    Module['kernelPath'] = Module['relaxedKernel'].instructionSet;
   }
 
   const fallBack = (error) => console.warn('Attention Lab: the SIMD128 kernel runs (' + error.message + ')');

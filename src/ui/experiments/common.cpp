@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "explain.h"
 #include "i18n.h"
 #include "theme.h"
 
@@ -89,13 +90,10 @@ float card_height(float content, int lines) {
 }
 
 std::vector<std::string> aligned(std::initializer_list<const char*> names, int gap) {
-  auto characters = [](const std::string& text) {
-    return int(std::count_if(text.begin(), text.end(), [](char c) { return (c & 0xc0) != 0x80; }));
-  };
   int widest = 0;
-  for (const char* name : names) widest = std::max(widest, characters(name));
+  for (const char* name : names) widest = std::max(widest, chars(name));
   std::vector<std::string> out;
-  for (const char* name : names) out.push_back(name + std::string(std::size_t(widest - characters(name) + gap), ' '));
+  for (const char* name : names) out.push_back(name + std::string(std::size_t(widest - chars(name) + gap), ' '));
   return out;
 }
 
