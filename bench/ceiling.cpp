@@ -5,6 +5,7 @@
 // 64-key slice of Kᵀ, stored slice after slice (64 × 64 each, as the kernel packs its K
 // tiles; a row stride of n would alias in L1 for powers of two), into one n × 64 block that
 // stays in cache, so it measures arithmetic, not memory traffic.
+// ceiling_peak() is the build's arithmetic peak: multiply-adds and nothing else.
 #include <vector>
 
 #include "simd.h"
@@ -53,6 +54,21 @@ void ceiling_slice(int j0) {
         store(&c[std::size_t(i + r) * kTile + j + kLanes], acc[r][1]);
       }
     }
+}
+
+// The peak of simd.h's madd on this machine: 12 independent chains, more than the latency of a
+// multiply-add times the multiply-adds a core issues per cycle, no memory traffic. 96 flops a
+// step (12 chains × 4 lanes × 2).
+float ceiling_peak(int steps) {
+  constexpr int kChains = 12;
+  vf acc[kChains];
+  for (int c = 0; c < kChains; ++c) acc[c] = splat(float(c));
+  const vf x = splat(0.9999f), y = splat(1e-4f);
+  for (int s = 0; s < steps; ++s)
+    for (auto& a : acc) a = madd(a, x, y);
+  vf sum = acc[0];
+  for (int c = 1; c < kChains; ++c) sum = add(sum, acc[c]);
+  return hsum(sum);  // used, so the chains are not optimised away
 }
 
 }

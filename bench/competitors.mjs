@@ -1,14 +1,8 @@
-// The browser ML runtimes the tiled kernel is measured against, each set up for one problem
-// (heads, n, d) given as Float32Arrays laid out (heads, n, d): prepare() returns run(), the
-// timed call, and output(result) → the result in that same layout (untimed, for checking).
+// The browser ML runtimes the tiled kernel is measured against, in Node and in a page alike:
+// each factory takes the library as its environment loaded it (wasm_bench.mjs by require(),
+// browser.html from node_modules' browser bundles) and returns a contender of runner.mjs, set
+// up per problem (heads, n, d) given as Float32Arrays laid out (heads, n, d).
 // Single-threaded WebAssembly with SIMD throughout.
-import fs from 'node:fs';
-import path from 'node:path';
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const modules = path.join(root, 'node_modules');
 
 // (heads, n, d) ↔ (n, heads·d): MultiHeadAttention takes the heads side by side.
 function toSequenceMajor(x, heads, n, d) {
@@ -28,10 +22,9 @@ function toHeadMajor(y, heads, n, d) {
 // Its XNNPACK path takes only un-transposed 2-D products with the right operand as "weights"
 // (batch 1, no transpose flags; anything else falls back to a naive loop), so each head runs
 // matMul(q·scale, Kᵀ) → softmax → matMul(·, V) with Kᵀ prepared once, like a weight.
-export async function tfjsWasm() {
-  const tf = require('@tensorflow/tfjs-core');
-  const wasm = require('@tensorflow/tfjs-backend-wasm');
-  wasm.setWasmPaths(path.join(modules, '@tensorflow/tfjs-backend-wasm/dist') + '/');
+// `tf` is tfjs-core, `wasm` tfjs-backend-wasm, `wasmDir` the URL or folder of its .wasm files.
+export async function tfjsWasm({ tf, wasm, wasmDir }) {
+  wasm.setWasmPaths(wasmDir);
   wasm.setThreadsCount(1);
   await tf.setBackend('wasm');
   const simd = await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT');
@@ -65,39 +58,18 @@ export async function tfjsWasm() {
 }
 
 // [SECTION] ONNX Runtime Web, wasm backend -----------------------------------------------------
-// Its fused com.microsoft.MultiHeadAttention in a one-node model built here with the ONNX
-// protobuf schema that onnxruntime-web ships (no binary model is stored).
-export async function onnxRuntimeWeb() {
-  const ort = require('onnxruntime-web');
-  const { onnx } = require(path.join(modules, 'onnxruntime-web/lib/onnxjs/ort-schema/protobuf/onnx.js'));
+// Its fused com.microsoft.MultiHeadAttention in a one-node model: `model(heads, n, d, scale)`
+// gives the model's bytes (onnx_model.mjs builds them in Node). `wasmDir` as for tfjs.
+export async function onnxRuntimeWeb({ ort, version, wasmDir, model }) {
   ort.env.wasm.numThreads = 1;
-  ort.env.wasm.wasmPaths = path.join(modules, 'onnxruntime-web/dist') + '/';
-  const version = JSON.parse(fs.readFileSync(path.join(modules, 'onnxruntime-web/package.json'), 'utf8')).version;
-
-  const model = (heads, n, d, scale) => {
-    const FLOAT = onnx.TensorProto.DataType.FLOAT;
-    const io = (name) => ({ name, type: { tensorType: { elemType: FLOAT, shape: { dim: [1, n, heads * d].map((x) => ({ dimValue: x })) } } } });
-    const A = onnx.AttributeProto.AttributeType;
-    return onnx.ModelProto.encode(onnx.ModelProto.create({
-      irVersion: 8,
-      opsetImport: [{ domain: '', version: 17 }, { domain: 'com.microsoft', version: 1 }],
-      graph: {
-        name: 'attention',
-        node: [{ opType: 'MultiHeadAttention', domain: 'com.microsoft', input: ['q', 'k', 'v'], output: ['o'],
-                 attribute: [{ name: 'num_heads', type: A.INT, i: heads }, { name: 'scale', type: A.FLOAT, f: scale }] }],
-        input: [io('q'), io('k'), io('v')],
-        output: [io('o')],
-      },
-    })).finish();
-  };
-
+  ort.env.wasm.wasmPaths = wasmDir;
   return {
     name: 'onnxruntime-web',
     version,
     note: 'com.microsoft.MultiHeadAttention, wasm backend, 1 thread',
     heapBytes: () => null,
     async prepare({ q, k, v, heads, n, d, scale }) {
-      const session = await ort.InferenceSession.create(model(heads, n, d, scale), { executionProviders: ['wasm'] });
+      const session = await ort.InferenceSession.create(await model(heads, n, d, scale), { executionProviders: ['wasm'] });
       const tensor = (x) => new ort.Tensor('float32', toSequenceMajor(x, heads, n, d), [1, n, heads * d]);
       const feeds = { q: tensor(q), k: tensor(k), v: tensor(v) };
       return {

@@ -7,9 +7,11 @@
 #      and relaxed SIMD through attention-relaxed.wasm; forwardParallel() on two threads) and the
 #      reference of build/web/attention.js beside tfjs-backend-wasm, onnxruntime-web and a plain
 #      matrix multiply of each path;
-#   3. the training lab: training steps per second of each task's default configuration and
+#   3. the same in headless Chromium (bench/browser_bench.mjs: Web Workers for the threads);
+#   4. the training lab: training steps per second of each task's default configuration and
 #      of the goal configuration, natively and in WebAssembly (bench/train_bench.mjs).
-# Prints the tables and writes build/bench/bench.json (native.json and train.json beside it).
+# Prints the tables and writes build/bench/bench.json (native.json, browser.json and train.json
+# beside it).
 # A few minutes; --train runs only the training part (under a minute); --page only the page's
 # speed in headless Chromium (bench/page_bench.mjs: first frame, setState to screen at
 # n = 64 … 2048, frames drawn while idle; about two minutes), written to build/bench/page.json.
@@ -59,5 +61,8 @@ build/bench/native/native_bench --benchmark_out=build/bench/native.json --benchm
 
 say "WebAssembly under Node $(node --version)"
 node --experimental-wasm-relaxed-simd bench/wasm_bench.mjs build/bench/native.json build/bench/bench.json
+
+say "WebAssembly in headless $(chromium --version 2>/dev/null || echo Chromium)"
+node bench/browser_bench.mjs build/bench/browser.json
 
 train_bench
