@@ -294,7 +294,7 @@ std::size_t tiled_scratch_floats(int dk) {
          2 * std::size_t(kQueryBlock) + std::size_t(kQueryBlock) * kLanes;
 }
 
-const char* tiled_instruction_set() { return relaxed::available() ? "wasm-relaxed-simd" : simd::kName; }
+const char* tiled_instruction_set() { return relaxed::available() ? relaxed::instruction_set() : simd::kName; }
 
 void tiled_forward(const Inputs& in, const Options& opt, float* out) {
   // Where the browser or Node runs relaxed SIMD, this same kernel built with fused

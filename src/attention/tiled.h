@@ -11,8 +11,8 @@ namespace attn {
 
 void tiled_forward(const Inputs& in, const Options& opt, float* out);
 
-// The instruction set tiled_forward runs with: simd::kName, or "wasm-relaxed-simd" where it
-// hands its work to attention-relaxed.wasm (relaxed/relaxed.h).
+// The instruction set tiled_forward runs with: simd::kName, or attention-relaxed.wasm's where it
+// hands its work to that module (relaxed/relaxed.h).
 const char* tiled_instruction_set();
 
 // The floats of scratch tiled_forward allocates for a head of this d_k: the packed queries, the

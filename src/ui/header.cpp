@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "about.h"
 #include "accessibility.h"
@@ -156,10 +157,15 @@ void notes(Ui& ui) {
   if (!ui.notes.empty()) {
     const ImGuiStyle& st = ImGui::GetStyle();
     ImGui::PushStyleColor(ImGuiCol_ChildBg, palette().note);
-    const float h = ImGui::GetTextLineHeightWithSpacing() * float(ui.notes.size()) + ImGui::GetFrameHeight() +
-                    st.WindowPadding.y * 2 + st.ItemSpacing.y;
+    // The child's height is its content's (ImGui 1.86 has no auto-resizing child): each note as
+    // wrapped at the banner's width, then Dismiss, a SmallButton (no frame padding).
+    std::vector<std::string> lines;
+    for (const std::string& note : ui.notes) lines.push_back(i18n::format(tr("This link: %s."), note.c_str()));
+    const float wrap = ImGui::GetContentRegionAvail().x - st.WindowPadding.x * 2;
+    float h = st.WindowPadding.y * 2 + ImGui::GetFontSize();
+    for (const std::string& line : lines) h += ImGui::CalcTextSize(line.c_str(), nullptr, false, wrap).y + st.ItemSpacing.y;
     ImGui::BeginChild("notes", ImVec2(0, h), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
-    for (const std::string& note : ui.notes) ImGui::TextWrapped(tr("This link: %s."), note.c_str());
+    for (const std::string& line : lines) ImGui::TextWrapped("%s", line.c_str());
     if (ImGui::SmallButton(tr("Dismiss"))) ui.notes.clear();
     ImGui::EndChild();
     ImGui::PopStyleColor();

@@ -1,10 +1,15 @@
 #include "relaxed.h"
 
 #if defined(__EMSCRIPTEN__)
+#include <string>
+
 #include <emscripten.h>
 
 // Module.relaxedKernel is set by loader.js (a --pre-js of every module that links the kernel).
 EM_JS(int, attn_relaxed_loaded, (), { return Module['relaxedKernel'] ? 1 : 0; });
+EM_JS(void, attn_relaxed_instruction_set, (char* text, int size), {
+  stringToUTF8(Module['relaxedKernel'].instructionSet, text, size);
+});
 EM_JS(int, attn_relaxed_forward,
       (const int* args, float scale, const float* q, const float* k, const float* v, const float* mask, float* out), {
         return Module['relaxedKernel'].forward(HEAP32, HEAPF32, args, scale, q, k, v, mask, out) ? 1 : 0;
@@ -16,6 +21,15 @@ namespace attn::relaxed {
 #if defined(__EMSCRIPTEN__)
 bool available() { return attn_relaxed_loaded() != 0; }
 
+const char* instruction_set() {
+  static const std::string name = [] {
+    char text[32] = "";
+    attn_relaxed_instruction_set(text, sizeof text);
+    return std::string(text);
+  }();
+  return name.c_str();
+}
+
 bool tiled_forward(const Inputs& in, const Options& opt, float* out) {
   const Shape& s = in.shape;
   const Mask& m = opt.mask;
@@ -26,6 +40,7 @@ bool tiled_forward(const Inputs& in, const Options& opt, float* out) {
 }
 #else
 bool available() { return false; }
+const char* instruction_set() { return nullptr; }
 bool tiled_forward(const Inputs&, const Options&, float*) { return false; }
 #endif
 

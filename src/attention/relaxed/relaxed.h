@@ -11,6 +11,10 @@ namespace attn::relaxed {
 // FMA through AVX2).
 bool available();
 
+// What attention-relaxed.wasm says it was compiled for (simd.h's kName there:
+// "wasm-relaxed-simd" unless the relaxed flag did not take). Only where available().
+const char* instruction_set();
+
 // attn::tiled_forward through attention-relaxed.wasm: the head's inputs and mask are copied into
 // its memory and the output back. False, with nothing written, when that memory cannot hold
 // them; the caller then runs the SIMD128 kernel.

@@ -16,18 +16,18 @@ namespace ui {
 
 void experiment(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const std::string& view = lab.state().view;
-  if (!exp::parameters_ok(lab)) return;
-  if (view == "scaling") exp::scaling(lab, next, ui);
-  else if (view == "gradients") exp::gradients(lab, next, ui);
-  else if (view == "pitfalls") exp::pitfalls(lab, next, ui);
-  else if (view == "stability") exp::stability(lab, next, ui);
-  else if (view == "tiling") exp::tiling(lab, next, ui);
-  else if (view == "heads") exp::heads(lab, next, ui);
-  else if (view == "cost") exp::cost(lab, next, ui);
-  else if (view == "train") exp::train(lab, next, ui);
+  if (!views::parameters_ok(lab)) return;
+  if (view == "scaling") views::scaling(lab, next, ui);
+  else if (view == "gradients") views::gradients(lab, next, ui);
+  else if (view == "pitfalls") views::pitfalls(lab, next, ui);
+  else if (view == "stability") views::stability(lab, next, ui);
+  else if (view == "tiling") views::tiling(lab, next, ui);
+  else if (view == "heads") views::heads(lab, next, ui);
+  else if (view == "cost") views::cost(lab, next, ui);
+  else if (view == "train") views::train(lab, next, ui);
 }
 
-namespace exp {
+namespace views {
 
 // [SECTION] shared pieces
 
@@ -125,5 +125,5 @@ HeatmapHit map(Ui& ui, const lab::Lab& lab, const char* id, const MapSpec& spec)
   return ui.experiment_maps[id].draw(id, h);
 }
 
-}  // namespace exp
+}  // namespace views
 }  // namespace ui

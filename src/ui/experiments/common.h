@@ -11,7 +11,7 @@
 #include "plot.h"
 #include "ui.h"
 
-namespace ui::exp {
+namespace ui::views {
 
 // [SECTION] the views (one file each)
 void scaling(const lab::Lab& lab, lab::State& next, Ui& ui);
@@ -71,4 +71,4 @@ struct MapSpec {
 // A titled heatmap through the walkthrough's HeatmapView (one per id, kept in `ui`).
 HeatmapHit map(Ui& ui, const lab::Lab& lab, const char* id, const MapSpec& spec);
 
-}  // namespace ui::exp
+}  // namespace ui::views

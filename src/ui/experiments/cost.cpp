@@ -11,7 +11,7 @@
 #include "i18n.h"
 #include "plot.h"
 
-namespace ui::exp {
+namespace ui::views {
 
 namespace {
 
@@ -237,4 +237,4 @@ void cost(const lab::Lab& lab, lab::State& next, Ui& ui) {
             "which tends to d_k/2, not d_k/4.)"));
 }
 
-}  // namespace ui::exp
+}  // namespace ui::views

@@ -9,7 +9,7 @@
 #include "i18n.h"
 #include "plot.h"
 
-namespace ui::exp {
+namespace ui::views {
 
 void gradients(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const experiments::GradientsData& d = *lab.experiment().get<experiments::GradientsData>();
@@ -96,4 +96,4 @@ void gradients(const lab::Lab& lab, lab::State& next, Ui& ui) {
             here);
 }
 
-}  // namespace ui::exp
+}  // namespace ui::views

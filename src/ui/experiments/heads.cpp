@@ -12,7 +12,7 @@
 #include "plot.h"
 #include "theme.h"
 
-namespace ui::exp {
+namespace ui::views {
 namespace {
 
 std::string shape_text(const std::string& name, const int* dims, int count, const char* axes) {
@@ -116,4 +116,4 @@ void heads(const lab::Lab& lab, lab::State& next, Ui& ui) {
   concat.end();
 }
 
-}  // namespace ui::exp
+}  // namespace ui::views

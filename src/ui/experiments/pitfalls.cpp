@@ -9,7 +9,7 @@
 #include "pitfalls.h"
 #include "plot.h"
 
-namespace ui::exp {
+namespace ui::views {
 namespace {
 
 struct Mistake {
@@ -94,4 +94,4 @@ void pitfalls(const lab::Lab& lab, lab::State& next, Ui& ui) {
             {{tr("weight on the future"), queries, seen, PlotSeries::Kind::bars, 4}});
 }
 
-}  // namespace ui::exp
+}  // namespace ui::views

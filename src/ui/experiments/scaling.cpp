@@ -9,7 +9,7 @@
 #include "plot.h"
 #include "scaling.h"
 
-namespace ui::exp {
+namespace ui::views {
 namespace {
 
 // The scale series as the plots label them, in ScalingData::scales' order. Only the words are
@@ -87,4 +87,4 @@ void scaling(const lab::Lab& lab, lab::State& next, Ui&) {
             tr("1 means the row attends to a single key."), spec, top, here);
 }
 
-}  // namespace ui::exp
+}  // namespace ui::views

@@ -9,7 +9,7 @@
 #include "plot.h"
 #include "stability.h"
 
-namespace ui::exp {
+namespace ui::views {
 namespace {
 
 const char* precision_name(attn::Precision p) { return p == attn::Precision::float32 ? "float32" : "float16"; }
@@ -101,4 +101,4 @@ void stability(const lab::Lab& lab, lab::State&, Ui& ui) {
   }
 }
 
-}  // namespace ui::exp
+}  // namespace ui::views

@@ -9,7 +9,7 @@
 #include "plot.h"
 #include "tiling.h"
 
-namespace ui::exp {
+namespace ui::views {
 
 void tiling(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const experiments::TilingData& d = *lab.experiment().get<experiments::TilingData>();
@@ -133,4 +133,4 @@ void tiling(const lab::Lab& lab, lab::State& next, Ui& ui) {
             {{double(d.n), "n = " + std::to_string(d.n), 7}});
 }
 
-}  // namespace ui::exp
+}  // namespace ui::views

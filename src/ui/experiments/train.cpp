@@ -14,7 +14,7 @@
 #include "tasks.h"
 #include "theme.h"
 
-namespace ui::exp {
+namespace ui::views {
 namespace {
 
 constexpr const char* kTaskNotes[] = {
@@ -393,4 +393,4 @@ void train(const lab::Lab& lab, lab::State& next, Ui& ui) {
   ImGui::EndChild();
 }
 
-}  // namespace ui::exp
+}  // namespace ui::views
