@@ -89,23 +89,13 @@ bool Lab::take_changed() {
   return was;
 }
 
-float Lab::scale_of(ScaleChoice choice) const {
-  switch (choice) {
-    case ScaleChoice::inv_sqrt_dk: return attn::scale_for(attn::ScaleMode::inv_sqrt_dk, state_.dk);
-    case ScaleChoice::none: return attn::scale_for(attn::ScaleMode::none, state_.dk);
-    case ScaleChoice::inv_dk: return attn::scale_for(attn::ScaleMode::inv_dk, state_.dk);
-    case ScaleChoice::custom: return state_.custom_scale;
-  }
-  return 1.0f;
-}
+float Lab::scale_of(attn::ScaleMode choice) const { return attn::scale_for(choice, state_.dk, state_.custom_scale); }
 
 attn::Options Lab::options_for(float scale) const {
   const State& s = state_;
   attn::Options o;
   o.scale = scale;
-  o.causal = s.causal == CausalChoice::top_left      ? attn::Causal::top_left
-             : s.causal == CausalChoice::bottom_right ? attn::Causal::bottom_right
-                                                      : attn::Causal::none;
+  o.causal = s.causal;
   if (!s.pad.empty() || !s.blocked.empty()) {
     // Padding and painted cells are one boolean mask (batch, 1, nq, nk); causal composes.
     o.mask.kind = attn::Mask::Kind::boolean;
@@ -172,7 +162,7 @@ void Lab::recompute() {
 std::string Lab::mask_reason(int i, int j) const {
   const State& s = state_;
   if (!attn::causal_allows(options_.causal, i, j, s.nq, s.nk))
-    return s.causal == CausalChoice::top_left
+    return s.causal == attn::Causal::top_left
                ? i18n::format(tr("causal: key %d comes after query %d"), j, i)
                : i18n::format(tr("causal (bottom-right): key %d is after position %d"), j, i + s.nk - s.nq);
   if (!s.pad.empty() && j >= s.pad[s.batch])

@@ -83,7 +83,7 @@ class Lab {
   std::string experiment_json() const;
 
   // The scale factor a choice stands for at this d_k.
-  float scale_of(ScaleChoice choice) const;
+  float scale_of(attn::ScaleMode choice) const;
 
   // The matrices as the inputs panel edits them: (batch, rows, cols) flattened, whether
   // typed in or drawn from the seed.

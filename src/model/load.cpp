@@ -190,17 +190,17 @@ Loaded load(std::string_view request_json, std::string_view options_json, const 
   s.blocked.clear();
   if (!r.options.mask.empty()) map_mask(r.options.mask, head, batches, s);
 
-  s.causal = CausalChoice(int(r.options.causal));  // the same three choices in the same order
+  s.causal = r.options.causal;
   const float scale = r.options.scale;
   s.custom_scale = 1.0f;
-  if (scale == attn::scale_for(attn::ScaleMode::inv_sqrt_dk, shape.dk)) s.scale = ScaleChoice::inv_sqrt_dk;
-  else if (scale == 1.0f) s.scale = ScaleChoice::none;
-  else if (scale == attn::scale_for(attn::ScaleMode::inv_dk, shape.dk)) s.scale = ScaleChoice::inv_dk;
+  if (scale == attn::scale_for(attn::ScaleMode::inv_sqrt_dk, shape.dk)) s.scale = attn::ScaleMode::inv_sqrt_dk;
+  else if (scale == 1.0f) s.scale = attn::ScaleMode::none;
+  else if (scale == attn::scale_for(attn::ScaleMode::inv_dk, shape.dk)) s.scale = attn::ScaleMode::inv_dk;
   else {
     if (std::fabs(scale) > Limits::max_custom_scale)
       fail("scale: " + number_text(scale) + " is outside ±" + number_text(Limits::max_custom_scale) +
            ", the walkthrough's limit");
-    s.scale = ScaleChoice::custom;
+    s.scale = attn::ScaleMode::custom;
     s.custom_scale = scale;
   }
 

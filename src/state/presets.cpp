@@ -16,7 +16,7 @@ Preset causal_3x2() {
   s.nq = s.nk = 3;
   s.dk = s.dv = 2;
   s.q = {1, 0, 2, 0, 3, 0};
-  s.causal = CausalChoice::top_left;
+  s.causal = attn::Causal::top_left;
   s.query = 2;
   return {"causal-3x2", N_("Causal, 3 tokens (lesson)"), s, {}, {}};
 }
@@ -35,7 +35,7 @@ Preset saturation() {
   s.q.assign(64, 1.0f);
   for (int key = 0; key < 3; ++key) s.k.insert(s.k.end(), 64, float(key));
   s.v = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-  s.scale = ScaleChoice::none;
+  s.scale = attn::ScaleMode::none;
   s.step = Step::softmax;
   return {"saturation", N_("Saturation at d_k = 64"), s, {"q"}, {"k0", "k1", "k2"}};
 }

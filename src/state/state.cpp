@@ -77,7 +77,7 @@ void normalize(State& s) {
                   s.blocked.end());
   std::sort(s.blocked.begin(), s.blocked.end());
   s.blocked.erase(std::unique(s.blocked.begin(), s.blocked.end()), s.blocked.end());
-  if (s.scale != ScaleChoice::custom) s.custom_scale = 1.0f;  // only a custom scale has one
+  if (s.scale != attn::ScaleMode::custom) s.custom_scale = 1.0f;  // only a custom scale has one
   // Values typed into the interface are held to the same limits as values in a link.
   s.custom_scale = std::isfinite(s.custom_scale)
                        ? std::clamp(s.custom_scale, -Limits::max_custom_scale, Limits::max_custom_scale)
@@ -319,9 +319,12 @@ namespace {
 // outside its key's range is not ignored: the nearest end of the range is used and
 // `out_of_range` set, so the view keeps its controls and the caller says what was changed.
 std::string apply(State& s, const std::string& key, const std::string& value, bool& out_of_range) {
-  auto bad = [&](const char* expected) {
-    return i18n::format(tr("ignored %s=%s: expected %s"), key.c_str(), value.c_str(), tr(expected));
+  // What was expected: a message translated here, or a sentence already formatted with the
+  // limits it names (from Limits, so the text cannot drift from the check).
+  auto bad_text = [&](const std::string& expected) {
+    return i18n::format(tr("ignored %s=%s: expected %s"), key.c_str(), value.c_str(), expected.c_str());
   };
+  auto bad = [&](const char* expected) { return bad_text(tr(expected)); };
   long n = 0;
   auto whole = [&](long lo, long hi) {
     if (!parse_int(value, -0x7fffffffL, 0x7fffffffL, n)) return false;
@@ -336,24 +339,25 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
     if (!whole(0, Limits::max_n - 1)) return bad(N_("a row index"));
     (key == "query" ? s.query : s.batch) = int(n);
   } else if (key == "n" || key == "nq" || key == "nk") {
-    if (!whole(1, Limits::max_n)) return bad(N_("a size from 1 to 2048"));
+    if (!whole(1, Limits::max_n)) return bad_text(i18n::format(tr("a size from 1 to %d"), Limits::max_n));
     if (key != "nk") s.nq = int(n);
     if (key != "nq") s.nk = int(n);
   } else if (key == "dk") {
-    if (!whole(1, Limits::max_scaling_dk)) return bad(N_("a dimension from 1 to 512 (256 outside view=scaling)"));
+    if (!whole(1, Limits::max_scaling_dk)) return bad_text(i18n::format(tr("a dimension from 1 to %d (%d outside view=scaling)"),
+                                                                        Limits::max_scaling_dk, Limits::max_d));
     s.dk = int(n);
   } else if (key == "dmodel") {
-    if (!whole(1, Limits::max_d)) return bad(N_("a dimension from 1 to 256"));
+    if (!whole(1, Limits::max_d)) return bad_text(i18n::format(tr("a dimension from 1 to %d"), Limits::max_d));
     s.dmodel = int(n);
   } else if (key == "proj") {
     if (value != "0" && value != "1") return bad(N_("0 or 1"));
     s.project = value == "1";
   } else if (key == "dv") {
-    if (!whole(1, Limits::max_d)) return bad(N_("a dimension from 1 to 256"));
+    if (!whole(1, Limits::max_d)) return bad_text(i18n::format(tr("a dimension from 1 to %d"), Limits::max_d));
     s.dv = int(n);
   } else if (key == "mult") {
     float mult = 0;
-    if (!parse_float(value, mult) || !(mult > 0)) return bad(N_("a scale multiplier above 0, at most 1024"));
+    if (!parse_float(value, mult) || !(mult > 0)) return bad_text(i18n::format(tr("a scale multiplier above 0, at most %g"), double(Limits::max_mult)));
     out_of_range = mult > Limits::max_mult;
     s.mult = std::min(mult, Limits::max_mult);
   } else if (key == "row") {
@@ -365,10 +369,10 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
       return bad(N_("no_scaling, divide_by_dk, fill_minus_one, fill_zero, no_causal_mask or fully_masked_row"));
     s.pitfall = value;
   } else if (key == "tile") {
-    if (!whole(1, Limits::max_tile)) return bad(N_("keys per tile, from 1 to 64"));
+    if (!whole(1, Limits::max_tile)) return bad_text(i18n::format(tr("keys per tile, from 1 to %d"), Limits::max_tile));
     s.tile = int(n);
   } else if (key == "heads" || key == "kvheads") {
-    if (!whole(1, Limits::max_heads)) return bad(N_("a number of heads from 1 to 16"));
+    if (!whole(1, Limits::max_heads)) return bad_text(i18n::format(tr("a number of heads from 1 to %d"), Limits::max_heads));
     (key == "heads" ? s.heads : s.kv_heads) = int(n);
   } else if (key == "seed") {
     if (!parse_int(value, 0, 0x7fffffffL, n)) return bad(N_("a whole number"));
@@ -377,8 +381,9 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
     float custom = 0;
     if (parse_name(value, kScaleNames, s.scale)) return "";
     if (!parse_float(value, custom) || std::fabs(custom) > Limits::max_custom_scale)
-      return bad(N_("sqrt, none, dk or a number from -1000 to 1000"));
-    s.scale = ScaleChoice::custom;
+      return bad_text(i18n::format(tr("sqrt, none, dk or a number from -%g to %g"),
+                                              double(Limits::max_custom_scale), double(Limits::max_custom_scale)));
+    s.scale = attn::ScaleMode::custom;
     s.custom_scale = custom;
   } else if (key == "causal") {
     if (!parse_name(value, kCausalNames, s.causal)) return bad(N_("0, 1 or br"));
@@ -391,14 +396,14 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
     if (value != "0" && value != "1") return bad(N_("0 or 1"));
     s.run = value == "1";
   } else if (key == "spf") {
-    if (!whole(1, TrainLimits::max_steps_per_frame)) return bad(N_("steps per frame from 1 to 100"));
+    if (!whole(1, TrainLimits::max_steps_per_frame)) return bad_text(i18n::format(tr("steps per frame from 1 to %d"), TrainLimits::max_steps_per_frame));
     s.steps_per_frame = int(n);
   } else if (key == "view" || key == "theme" || key == "ui") {
     std::size_t which = 0;
     const bool ok = key == "view" ? parse_view(value)
                     : key == "theme" ? parse_name(value, kThemes, which)
                                      : parse_name(value, kUis, which);
-    if (!ok) return key == "view" ? bad(view_names().c_str()) : bad(key == "theme" ? N_("light, dark or auto") : N_("full or compact"));
+    if (!ok) return key == "view" ? bad_text(view_names()) : bad(key == "theme" ? N_("light, dark or auto") : N_("full or compact"));
     (key == "view" ? s.view : key == "theme" ? s.theme : s.ui) = value;
   } else if (key == "lang") {
     std::size_t which = 0;
@@ -416,7 +421,7 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
       return true;
     };
     if (!parse_list(value, Limits::max_batch, s.pad, length))
-      return bad(N_("up to 8 sequence lengths separated by commas"));
+      return bad_text(i18n::format(tr("up to %d sequence lengths separated by commas"), Limits::max_batch));
   } else if (key == "block") {
     auto cell = [](std::string_view t, std::pair<int, int>& out) {
       const auto parts = split(t, ':');
@@ -434,7 +439,8 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
     const auto entry = [](std::string_view t, float& out) {
       return parse_float(t, out) && std::fabs(out) <= Limits::max_value;
     };
-    if (!parse_list(value, kMaxMatrix, m, entry)) return bad(N_("numbers from -100 to 100 separated by commas"));
+    if (!parse_list(value, kMaxMatrix, m, entry)) return bad_text(i18n::format(tr("numbers from -%g to %g separated by commas"),
+                                                                         double(Limits::max_value), double(Limits::max_value)));
   } else {
     return i18n::format(tr("ignored unknown key \"%s\""), key.c_str());
   }
@@ -683,7 +689,7 @@ std::string to_fragment(const State& s, bool complete) {
   if (all || (s.dv != base.dv && s.kind == Kind::cross)) put("dv", ints(s.dv));
   if ((all || s.seed != base.seed) && !shared("seed")) put("seed", std::to_string(s.seed));
   if ((all || s.scale != base.scale || s.custom_scale != base.custom_scale) && !shared("scale"))
-    put("scale", s.scale == ScaleChoice::custom ? float_text(s.custom_scale) : kScaleNames[int(s.scale)]);
+    put("scale", s.scale == attn::ScaleMode::custom ? float_text(s.custom_scale) : kScaleNames[int(s.scale)]);
   if ((all || s.causal != base.causal) && !shared("causal")) put("causal", kCausalNames[int(s.causal)]);
   // Loaded data (Q, K, V and its mask) stays out of links: at n = 2048 it would be megabytes.
   const bool loaded = !s.source.empty();

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "attention.h"  // attn::ScaleMode, attn::Causal: the state's choices are the kernel's
 #include "config.h"  // train::Config: view=train's settings (limits stated once, in src/train)
 #include "i18n.h"    // N_(): the views' and presets' titles are messages
 
@@ -24,8 +25,6 @@ enum class Step { input, scores, scale, mask, softmax, output };
 inline constexpr int kStepCount = 6;
 const char* step_name(Step step);
 
-enum class ScaleChoice { inv_sqrt_dk, none, inv_dk, custom };
-enum class CausalChoice { none, top_left, bottom_right };
 // Self-attention: Q, K, V come from one input X (n_k = n_q, d_v = d_k). Cross: Q, K, V are
 // given directly and all four sizes are free.
 enum class Kind { self, cross };
@@ -62,9 +61,9 @@ struct State {
   Kind kind = Kind::self;
   int nq = 3, nk = 3, dk = 2, dv = 2;
   std::uint32_t seed = 1;
-  ScaleChoice scale = ScaleChoice::inv_sqrt_dk;
+  attn::ScaleMode scale = attn::ScaleMode::inv_sqrt_dk;
   float custom_scale = 1.0f;
-  CausalChoice causal = CausalChoice::none;
+  attn::Causal causal = attn::Causal::none;
   std::vector<int> pad;                         // key lengths, one per sequence (a batch)
   std::vector<std::pair<int, int>> blocked;     // custom mask: (query, key) cells removed
   std::vector<float> q, k, v;                   // typed-in matrices; empty = drawn from seed

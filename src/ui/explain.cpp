@@ -101,10 +101,10 @@ std::string scale_text(const lab::Lab& lab) {
   const lab::State& s = lab.state();
   const std::string dk = std::to_string(s.dk);
   switch (s.scale) {
-    case lab::ScaleChoice::inv_sqrt_dk: return "1/√d_k = 1/√" + dk + " = " + num(lab.scale());
-    case lab::ScaleChoice::none: return tr("1 (no scaling)");
-    case lab::ScaleChoice::inv_dk: return "1/d_k = 1/" + dk + " = " + num(lab.scale());
-    case lab::ScaleChoice::custom: return i18n::format(tr("%s (custom)"), num(lab.scale()).c_str());
+    case attn::ScaleMode::inv_sqrt_dk: return "1/√d_k = 1/√" + dk + " = " + num(lab.scale());
+    case attn::ScaleMode::none: return tr("1 (no scaling)");
+    case attn::ScaleMode::inv_dk: return "1/d_k = 1/" + dk + " = " + num(lab.scale());
+    case attn::ScaleMode::custom: return i18n::format(tr("%s (custom)"), num(lab.scale()).c_str());
   }
   return num(lab.scale());
 }

@@ -12,11 +12,11 @@ namespace ui {
 
 // The scales the lesson compares: the right one, none, and the pitfall of dividing by d_k.
 struct NamedScale {
-  lab::ScaleChoice choice;
+  attn::ScaleMode choice;
   const char* name;  // a message: shown through tr()
 };
 inline constexpr NamedScale kComparedScales[] = {
-    {lab::ScaleChoice::inv_sqrt_dk, "1/√d_k"}, {lab::ScaleChoice::none, N_("none")}, {lab::ScaleChoice::inv_dk, "1/d_k"}};
+    {attn::ScaleMode::inv_sqrt_dk, "1/√d_k"}, {attn::ScaleMode::none, N_("none")}, {attn::ScaleMode::inv_dk, "1/d_k"}};
 
 // Numbers as the interface prints them: up to 4 significant decimals, −∞ for masked cells.
 std::string num(float x);

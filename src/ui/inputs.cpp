@@ -109,8 +109,8 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const char* scales[] = {"1/√d_k", tr("none"), "1/d_k", tr("custom")};
   int sc = int(s.scale);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-  if (ImGui::Combo("##scale", &sc, scales, 4)) next.scale = lab::ScaleChoice(sc);
-  if (s.scale == lab::ScaleChoice::custom) {
+  if (ImGui::Combo("##scale", &sc, scales, 4)) next.scale = attn::ScaleMode(sc);
+  if (s.scale == attn::ScaleMode::custom) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
     ImGui::InputFloat("##custom", &next.custom_scale, 0, 0, "%.4g");
@@ -120,7 +120,7 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const char* causal[] = {tr("no causal mask"), tr("causal (j ≤ i)"), tr("causal, bottom-right")};
   int ca = int(s.causal);
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::Combo("##causal", &ca, causal, 3)) next.causal = lab::CausalChoice(ca);
+  if (ImGui::Combo("##causal", &ca, causal, 3)) next.causal = attn::Causal(ca);
   bool padded = !s.pad.empty();
   if (ImGui::Checkbox(tr("padding (batch of 2)"), &padded))
     next.pad = padded ? std::vector<int>{s.nk, std::max(1, s.nk / 2)} : std::vector<int>{};

@@ -11,7 +11,7 @@ using namespace std::string_literals;
 TEST(FragmentFindings, NulBytesAreNotNumbers) {
   // strtof/strtol stop at a NUL, which once let "\0" pass for 0.
   const lab::ParseResult r = lab::parse_fragment("scale=\0\0004&seed=\0"s, lab::State{});
-  EXPECT_EQ(r.state.scale, lab::ScaleChoice::inv_sqrt_dk);
+  EXPECT_EQ(r.state.scale, attn::ScaleMode::inv_sqrt_dk);
   EXPECT_EQ(r.state.seed, lab::State{}.seed);
   EXPECT_EQ(r.notes.size(), 2u);
 }
@@ -32,7 +32,7 @@ TEST(FragmentFindings, HugeValuesCannotOverflowTheScores) {
   EXPECT_EQ(r.state.q, lab::find_preset("causal-3x2")->state.q);
   lab::State typed = r.state;
   typed.q.assign(6, 1e30f);
-  typed.scale = lab::ScaleChoice::custom;
+  typed.scale = attn::ScaleMode::custom;
   typed.custom_scale = std::numeric_limits<float>::infinity();
   lab::normalize(typed);
   EXPECT_EQ(typed.q, std::vector<float>(6, lab::Limits::max_value));

@@ -46,7 +46,7 @@ TEST(History, MovingAroundIsNotAnEdit) {
   EXPECT_FALSE(h.can_undo());
   for (auto edit : {+[](lab::State& s) { s.nq = 5; }, +[](lab::State& s) { s.q = {1, 2}; },
                     +[](lab::State& s) { s.blocked = {{0, 1}}; }, +[](lab::State& s) { s.preset = "random"; },
-                    +[](lab::State& s) { s.scale = lab::ScaleChoice::none; }}) {
+                    +[](lab::State& s) { s.scale = attn::ScaleMode::none; }}) {
     lab::State c = a;
     edit(c);
     EXPECT_TRUE(lab::is_edit(a, c));

@@ -53,9 +53,9 @@ TEST(Lab, TypedMatricesInTraceOut) {
 
 TEST(Lab, ScaleCausalAndBlockedCellsReachTheKernel) {
   lab::State s = typed_cross(1);
-  s.scale = lab::ScaleChoice::custom;
+  s.scale = attn::ScaleMode::custom;
   s.custom_scale = 0.75f;
-  s.causal = lab::CausalChoice::bottom_right;  // query i sees keys j <= i + 1
+  s.causal = attn::Causal::bottom_right;  // query i sees keys j <= i + 1
   s.blocked = {{2, 0}};
   const lab::Lab lab(s);
   expect_shown_sequence_matches_float64(lab, 0.75, [](int i, int j) { return j > i + 1 || (i == 2 && j == 0); });
@@ -86,7 +86,7 @@ TEST(Lab, RecomputesOnlyWhenTheKernelsInputsChange) {
   lab.set_state(s);  // the same state again: no change at all
   EXPECT_FALSE(lab.take_changed());
 
-  s.scale = lab::ScaleChoice::none;
+  s.scale = attn::ScaleMode::none;
   lab.set_state(s);
   EXPECT_NE(lab.version(), computed);
   expect_shown_sequence_matches_float64(lab, 1.0, [](int, int) { return false; });

@@ -12,7 +12,7 @@ TEST(Message, SetMessageBecomesAFragment) {
   const lab::State s = lab::parse_fragment(d.fragment, lab::find_preset("causal-3x2")->state).state;
   EXPECT_EQ(s.step, lab::Step::softmax);
   EXPECT_EQ(s.query, 2);
-  EXPECT_EQ(s.causal, lab::CausalChoice::top_left);
+  EXPECT_EQ(s.causal, attn::Causal::top_left);
 }
 
 TEST(Message, ValuesAreEncodedNotInterpreted) {
@@ -23,7 +23,7 @@ TEST(Message, ValuesAreEncodedNotInterpreted) {
   EXPECT_EQ(r.state.step, lab::Step::scores);
   ASSERT_EQ(r.notes.size(), 1u);
   EXPECT_EQ(r.notes[0], "ignored preset=x&step=output: no such preset");
-  EXPECT_EQ(r.state.scale, lab::ScaleChoice::custom);
+  EXPECT_EQ(r.state.scale, attn::ScaleMode::custom);
   EXPECT_FLOAT_EQ(r.state.custom_scale, 0.125f);
 }
 

@@ -35,9 +35,9 @@ TEST(StateFragment, EditedStateRoundTripsExactly) {
   s.step = lab::Step::mask;
   s.query = 3;
   s.nk = 5;
-  s.scale = lab::ScaleChoice::custom;
+  s.scale = attn::ScaleMode::custom;
   s.custom_scale = 0.1f;
-  s.causal = lab::CausalChoice::bottom_right;
+  s.causal = attn::Causal::bottom_right;
   s.blocked = {{0, 1}, {2, 4}};
   s.pad = {5, 2};
   s.q.assign(std::size_t(2) * s.nq * s.dk, 0.3f);
@@ -62,7 +62,7 @@ TEST(StateFragment, BadKeysAndValuesAreIgnoredWithANote) {
   EXPECT_EQ(s.step, lab::find_preset("causal-3x2")->state.step);
   EXPECT_EQ(s.nq, 3);
   EXPECT_EQ(s.dk, 2);
-  EXPECT_EQ(s.scale, lab::ScaleChoice::inv_sqrt_dk);
+  EXPECT_EQ(s.scale, attn::ScaleMode::inv_sqrt_dk);
   EXPECT_EQ(s.theme, "dark");  // the good key still applies
   EXPECT_EQ(s.q, lab::find_preset("causal-3x2")->state.q);
 }
