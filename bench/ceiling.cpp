@@ -8,6 +8,7 @@
 // ceiling_peak() is the build's arithmetic peak: multiply-adds and nothing else.
 #include <vector>
 
+#include "peak.h"
 #include "simd.h"
 
 namespace {
@@ -56,19 +57,8 @@ void ceiling_slice(int j0) {
     }
 }
 
-// The peak of simd.h's madd on this machine: 12 independent chains, more than the latency of a
-// multiply-add times the multiply-adds a core issues per cycle, no memory traffic. 96 flops a
-// step (12 chains × 4 lanes × 2).
-float ceiling_peak(int steps) {
-  constexpr int kChains = 12;
-  vf acc[kChains];
-  for (int c = 0; c < kChains; ++c) acc[c] = splat(float(c));
-  const vf x = splat(0.9999f), y = splat(1e-4f);
-  for (int s = 0; s < steps; ++s)
-    for (auto& a : acc) a = madd(a, x, y);
-  vf sum = acc[0];
-  for (int c = 1; c < kChains; ++c) sum = add(sum, acc[c]);
-  return hsum(sum);  // used, so the chains are not optimised away
-}
+// The build's arithmetic peak: attn::madd_chains (src/attention/peak.h), timed by the caller.
+float ceiling_peak(int steps) { return attn::madd_chains(steps); }
+double ceiling_peak_flops(int steps) { return attn::madd_chains_flops(steps); }
 
 }

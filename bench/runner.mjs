@@ -104,27 +104,28 @@ function ceilingOf(name, prepare, slice) {
 
 // The plain matrix multiply with the kernel's register block (bench/ceiling.cpp): `simd128`, the
 // Emscripten build's module; `relaxedBytes`, ceiling-relaxed.wasm (clang 19, WASI), used only
-// where the runtime validates it. Also each build's arithmetic peak (ceiling_peak: GFLOP/s of
-// multiply-adds alone, the best of five calls), measured here once per run.
+// where the runtime validates it. Also each build's arithmetic peak (ceiling_peak, the kernel's
+// attn::madd_chains: GFLOP/s of multiply-adds alone, the best of five runs), measured once.
 export function ceilings(simd128, relaxedBytes) {
-  const builds = [['simd128', simd128._ceiling_prepare, simd128._ceiling_slice, simd128._ceiling_peak]];
+  const builds = [['simd128', simd128._ceiling_prepare, simd128._ceiling_slice, simd128._ceiling_peak, simd128._ceiling_peak_flops]];
   if (WebAssembly.validate(relaxedBytes)) {
     const wasm = new WebAssembly.Module(relaxedBytes);
     // It calls no WASI function: any call would be a bug, so each stub throws.
     const wasi = Object.fromEntries(WebAssembly.Module.imports(wasm).map((i) => [i.name, () => { throw new Error(i.name); }]));
     const e = new WebAssembly.Instance(wasm, { wasi_snapshot_preview1: wasi }).exports;
     e._initialize();
-    builds.push(['relaxed', e.ceiling_prepare, e.ceiling_slice, e.ceiling_peak]);
+    builds.push(['relaxed', e.ceiling_prepare, e.ceiling_slice, e.ceiling_peak, e.ceiling_peak_flops]);
   }
-  const steps = 2e7;
-  const peak = (run) => Math.max(...Array.from({ length: 5 }, () => {
+  // 2^12 steps a call, as the cost view times it (V8 swaps in optimised code between calls).
+  const steps = 4096, calls = 4096;
+  const peak = (run, flops) => Math.max(...Array.from({ length: 5 }, () => {
     const t0 = performance.now();
-    run(steps);
-    return (96 * steps) / (performance.now() - t0) / 1e6;
+    for (let c = 0; c < calls; c++) run(steps);
+    return (calls * flops(steps)) / (performance.now() - t0) / 1e6;
   }));
   return {
     roofs: builds.map(([name, prepare, slice]) => ceilingOf(`${name}-matmul`, prepare, slice)),
-    peaks: Object.fromEntries(builds.map(([name, , , run]) => [name, peak(run)])),
+    peaks: Object.fromEntries(builds.map(([name, , , run, flops]) => [name, peak(run, flops)])),
   };
 }
 

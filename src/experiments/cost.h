@@ -56,10 +56,9 @@ struct CostData {
   CostStatus status = CostStatus::idle;
   double progress = 0;           // share of the planned score cells done, 0 … 1
   std::string activity;          // what runs now ("" when idle or done)
-  std::string simd;              // the instruction set of the peak loop below (simd::kName)
-  std::string tiled;             // the tiled kernel's (attn::tiled_instruction_set())
+  std::string simd;              // the tiled kernel's and the peak loop's (attn::tiled_instruction_set())
   // The machine, measured first (NaN until then).
-  double peak_gflops = NAN;      // a multiply-add loop on kernel-width vectors, one thread
+  double peak_gflops = NAN;      // attn::madd_chains: multiply-adds alone, one thread
   double bandwidth_gbs = NAN;    // a copy of 32 MiB, bytes read + written per second
   double balance = NAN;          // peak_gflops / bandwidth_gbs, FLOPs per byte
   double memory_limit = 0;       // memory_limit_bytes()

@@ -230,7 +230,6 @@ json to_json(const CostData& d) {
           {"progress", number(d.progress)},
           {"activity", d.activity},
           {"simd", d.simd},
-          {"tiled_simd", d.tiled},
           {"peak_gflops", number(d.peak_gflops)},
           {"bandwidth_gbs", number(d.bandwidth_gbs)},
           {"balance", number(d.balance)},

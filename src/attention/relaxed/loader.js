@@ -29,6 +29,7 @@
     const text = new Uint8Array(e.memory.buffer, at, new Uint8Array(e.memory.buffer, at).indexOf(0));
     Module['relaxedKernel'] = {
       instructionSet: new TextDecoder().decode(text),  // simd.h's kName there
+      maddChains: e.attn_madd_chains,  // attn::madd_chains with fused multiply-add
       // The arguments of relaxed.cpp's attn_relaxed_forward, pointers into the caller's heap
       // (unsigned: the heap may pass 2 GiB). False when this module's memory cannot hold them.
       forward(HEAP32, HEAPF32, args, scale, q, k, v, mask, out) {

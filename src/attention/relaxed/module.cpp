@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "attention.h"
+#include "peak.h"
 #include "simd.h"
 #include "tiled.h"
 
@@ -21,6 +22,9 @@ ATTN_EXPORT(attn_alloc) void* attn_alloc(std::uint32_t bytes) { return std::mall
 ATTN_EXPORT(attn_free) void attn_free(void* p) { std::free(p); }
 // simd.h's name for what it compiled: "wasm-relaxed-simd" unless the relaxed flag did not take.
 ATTN_EXPORT(attn_instruction_set) const char* attn_instruction_set() { return attn::simd::kName; }
+
+// attn::madd_chains with fused multiply-add: the peak the tiled kernel here is measured against.
+ATTN_EXPORT(attn_madd_chains) float attn_madd_chains(int steps) { return attn::madd_chains(steps); }
 
 // The arguments of attn::tiled_forward, flattened: the shape, the scale, attn::Causal's code,
 // and the mask (attn::Mask::Kind's code, its four dims and values; no values when the kind is

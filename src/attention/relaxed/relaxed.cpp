@@ -10,6 +10,7 @@ EM_JS(int, attn_relaxed_loaded, (), { return Module['relaxedKernel'] ? 1 : 0; })
 EM_JS(void, attn_relaxed_instruction_set, (char* text, int size), {
   stringToUTF8(Module['relaxedKernel'].instructionSet, text, size);
 });
+EM_JS(float, attn_relaxed_madd_chains, (int steps), { return Module['relaxedKernel'].maddChains(steps); });
 EM_JS(int, attn_relaxed_forward,
       (const int* args, float scale, const float* q, const float* k, const float* v, const float* mask, float* out), {
         return Module['relaxedKernel'].forward(HEAP32, HEAPF32, args, scale, q, k, v, mask, out) ? 1 : 0;
@@ -38,10 +39,13 @@ bool tiled_forward(const Inputs& in, const Options& opt, float* out) {
                       m.dims[0], m.dims[1], m.dims[2], m.dims[3], int(m.values.size())};
   return attn_relaxed_forward(args, opt.scale, in.q, in.k, in.v, m.values.data(), out) != 0;
 }
+
+float madd_chains(int steps) { return attn_relaxed_madd_chains(steps); }
 #else
 bool available() { return false; }
 const char* instruction_set() { return nullptr; }
 bool tiled_forward(const Inputs&, const Options&, float*) { return false; }
+float madd_chains(int) { return 0.0f; }
 #endif
 
 }  // namespace attn::relaxed

@@ -20,4 +20,7 @@ const char* instruction_set();
 // them; the caller then runs the SIMD128 kernel.
 bool tiled_forward(const Inputs& in, const Options& opt, float* out);
 
+// attn::madd_chains in attention-relaxed.wasm. Only where available().
+float madd_chains(int steps);
+
 }  // namespace attn::relaxed

@@ -109,10 +109,6 @@ void controls(const experiments::CostData& d, const lab::State& s, lab::State& n
                             "copying 32 MiB: its balance is %s FLOPs per byte (below it, a kernel waits on memory)."),
                          d.simd.c_str(), d.peak_gflops, bandwidth.c_str(), fixed(d.balance, 1).c_str());
   notice(machine.c_str());
-  // Relaxed SIMD's fused multiply-add is not in the loop above: the tiled kernel can pass it.
-  if (d.tiled != d.simd)
-    notice(i18n::format(tr("The tiled kernel runs with %s: a fused multiply-add, which the loop above does not use."),
-                        d.tiled.c_str()).c_str());
 }
 
 void table(const experiments::CostData& d) {
