@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "accessibility.h"
 #include "allocator.h"
@@ -46,6 +47,17 @@ struct Options {
   int width = 1280, height = 800;
 };
 
+// The link the notes on screen come from, to read them again when the language changes (they
+// are sentences with the link's values in them, translated as they are written).
+struct LinkNotes {
+  std::string fragment;
+  lab::State base;
+  bool live = false;
+  std::vector<std::string> earlier;  // from decoding a message: before the link's own
+  std::vector<std::string> notes;    // the link's, in `lang`
+  i18n::Lang lang = i18n::Lang::en;
+};
+
 struct App {
   GLFWwindow* window = nullptr;
   lab::Lab lab{lab::State{}};
@@ -54,6 +66,7 @@ struct App {
   float ui_scale = 0;  // the scale and theme the fonts and style were built for
   int dark = -1;
   std::optional<i18n::Lang> language_shown;  // the language the page was last told of
+  LinkNotes link_notes;
   int frames = 0;
   int pending = 0;       // frames still to draw after the last change or input (drawing on demand)
   bool visible = true;   // false while the page is hidden or the canvas is scrolled out of view
@@ -139,6 +152,20 @@ const std::string& system_language() {
   return language;
 }
 
+// Shows the link's notes (after the earlier ones) in the language now shown, reading the link
+// again if they were written in another.
+void show_link_notes(App& app) {
+  LinkNotes& n = app.link_notes;
+  if (n.lang != i18n::language()) {
+    n.notes = lab::parse_fragment(n.fragment, n.base, n.live).notes;
+    n.lang = i18n::language();
+  }
+  std::vector<std::string> all = n.earlier;
+  all.insert(all.end(), n.notes.begin(), n.notes.end());
+  app.ui.notes = all;
+  page::notes(all);
+}
+
 // Applies a fragment over the current state (or over the defaults when `replace`), shows
 // its notes (after `earlier` ones, from decoding), and tells the page about the change.
 void apply_fragment(App& app, const std::string& fragment, bool replace,
@@ -150,14 +177,11 @@ void apply_fragment(App& app, const std::string& fragment, bool replace,
     base.lang = app.lab.state().lang;
   }
   lab::ParseResult parsed = lab::parse_fragment(fragment, base, !replace);
-  // The notes are written in the language the link asks for (lang=es): read it again in it.
-  if (const i18n::Lang lang = i18n::resolve(parsed.state.lang, system_language()); lang != i18n::language()) {
-    i18n::set_language(lang);
-    parsed = lab::parse_fragment(fragment, base, !replace);
-  }
-  earlier.insert(earlier.end(), parsed.notes.begin(), parsed.notes.end());
-  app.ui.notes = earlier;
-  page::notes(earlier);
+  app.link_notes = LinkNotes{fragment, std::move(base), !replace, std::move(earlier), std::move(parsed.notes),
+                             i18n::language()};
+  // The notes are written in the language the link asks for (lang=es).
+  i18n::set_language(i18n::resolve(parsed.state.lang, system_language()));
+  show_link_notes(app);
   // The state the page opens with is where the history starts, not an edit.
   if (app.frames == 0) app.lab.set_state(std::move(parsed.state));
   else change_state(app, std::move(parsed.state), false);
@@ -251,6 +275,8 @@ void frame() {
   if (lang != app.language_shown) {
     app.language_shown = lang;
     page::language_changed(i18n::code(lang));
+    // The language button: the notes on screen follow.
+    if (!app.ui.notes.empty() && app.link_notes.lang != lang) show_link_notes(app);
     wake();
   }
   if (app.pending <= 0 && !animating(app)) return;

@@ -75,6 +75,28 @@ test('switching the language redraws the words, keeps the state, and survives a 
   await page.close();
 });
 
+// The header's language button in the 1280 × 800 layout ("Español" beside About).
+const LANGUAGE_BUTTON = [1165, 25];
+
+test('the language button: the link\'s notes on screen follow it', async () => {
+  const { page, errors } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2&lang=en&n=abc');
+  const english = (await page_words(page)).notes;
+  assert.ok(english.includes('ignored n=abc: expected a size from 1 to 2048'), english);
+  // A click the app reads in its next frame, then the redraw in the other language.
+  await page.mouse.move(...LANGUAGE_BUTTON);
+  await page.waitForTimeout(100);
+  await page.mouse.down();
+  await page.waitForTimeout(60);
+  await page.mouse.up();
+  await page.waitForFunction(() => document.documentElement.lang === 'es');
+  const spanish = (await page_words(page)).notes;
+  const expected = es('ignored %s=%s: expected %s').replace('%s=%s', 'n=abc')
+    .replace('%s', es('a size from 1 to %d').replace('%d', '2048'));
+  assert.ok(spanish.includes(expected), `${spanish} has ${expected}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('lang=auto follows the browser: Spanish for es-ES, English for en-US', async () => {
   for (const [locale, expected] of [['es-ES', 'es'], ['en-US', 'en']]) {
     const browser = await launchBrowser({ locale });
