@@ -65,13 +65,9 @@ test('Chromium runs the tiled kernel with relaxed SIMD; without it, the SIMD128 
   assert.deepEqual(plain.errors, []);
 });
 
-test('the kernel module in a page: forwardParallel() on Web Workers gives forward()\'s output', async () => {
-  const page = await session.browser.context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await page.goto(session.server.url + 'examples/minimal.html');
-  const result = await page.evaluate(async () => {
+// forwardParallel() on a page of the site, three threads, against forward() on the same page.
+async function parallelOnPage(page) {
+  return page.evaluate(async () => {
     await new Promise((resolve, reject) => {
       const s = Object.assign(document.createElement('script'), { src: '../attention.js', onload: resolve, onerror: reject });
       document.head.append(s);
@@ -85,10 +81,36 @@ test('the kernel module in a page: forwardParallel() on Web Workers gives forwar
     return { kernelPath: m.kernelPath, workers: m.kernelWorkers(), length: got.length,
              differing: got.findIndex((v, i) => v !== want[i]) };
   });
+}
+
+test('the kernel module in a page: forwardParallel() on Web Workers gives forward()\'s output', async () => {
+  const page = await session.browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(session.server.url + 'examples/minimal.html');
+  const result = await parallelOnPage(page);
   assert.equal(result.kernelPath, 'wasm-relaxed-simd');
   assert.equal(result.workers, 2, 'two workers beside the page');
   assert.equal(result.length, 700 * 32);
   assert.equal(result.differing, -1);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('on a page whose Content-Security-Policy forbids workers, forwardParallel() still gives forward()\'s output', async () => {
+  const page = await session.browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.route('**/examples/minimal.html', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': "worker-src 'none'" } });
+  });
+  await page.goto(session.server.url + 'examples/minimal.html');
+  const result = await parallelOnPage(page);
+  assert.equal(result.workers, 0, 'no worker could start');
+  assert.equal(result.length, 700 * 32);
+  assert.equal(result.differing, -1, 'the same output, from this thread');
   assert.deepEqual(errors, []);
   await page.close();
 });
