@@ -338,11 +338,13 @@ void frame() {
 
 // [SECTION] the page API's entry points (index.html calls them through ccall)
 extern "C" {
-// The current state as a fragment, every key when `complete`. The returned pointer is valid
-// until the next call.
-const char* lab_get_state(int complete) {
+// The current state as a JSON object of every key and its value as a string (getState()),
+// in the fragment's order. The returned pointer is valid until the next call.
+const char* lab_get_state() {
   static std::string text;
-  text = lab::to_fragment(g_app->lab.state(), complete != 0);
+  nlohmann::ordered_json state = nlohmann::ordered_json::object();
+  for (auto& [key, value] : lab::state_pairs(g_app->lab.state(), true)) state[key] = std::move(value);
+  text = state.dump();
   return text.c_str();
 }
 // Applies a fragment: over the current state, or from scratch when `replace` is nonzero.

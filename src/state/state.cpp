@@ -663,13 +663,11 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
 
 // [SECTION] to_fragment ------------------------------------------------------------------
 
-std::string to_fragment(const State& s, bool complete) {
+std::vector<std::pair<std::string, std::string>> state_pairs(const State& s, bool complete) {
   const Preset* p = find_preset(s.preset);
   const State base = p ? p->state : State{};
-  std::string out;
-  auto put = [&](const char* key, const std::string& value) {
-    out += (out.empty() ? "" : "&") + std::string(key) + "=" + value;
-  };
+  std::vector<std::pair<std::string, std::string>> out;
+  auto put = [&](const char* key, const std::string& value) { out.emplace_back(key, value); };
   auto ints = [](int v) { return std::to_string(v); };
   if (p) put("preset", s.preset);
   const bool all = complete;
@@ -734,6 +732,12 @@ std::string to_fragment(const State& s, bool complete) {
   if ((all && train) || s.play != plain.play) put("play", s.play ? "1" : "0");
   if ((all && train) || s.steps_per_frame != plain.steps_per_frame) put("spf", ints(s.steps_per_frame));
   if ((all && train) || s.vs != plain.vs) put("vs", s.vs);
+  return out;
+}
+
+std::string to_fragment(const State& s, bool complete) {
+  std::string out;
+  for (const auto& [key, value] : state_pairs(s, complete)) out += (out.empty() ? "" : "&") + key + "=" + value;
   return out;
 }
 

@@ -161,5 +161,7 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
 // The state as a fragment without '#': the preset (if any) and the keys that differ from it,
 // or, when `complete`, every key except matrices equal to the preset's (for the page API).
 std::string to_fragment(const State& s, bool complete = false);
+// The same keys and values, in the same order, unjoined: the page API's getState() object.
+std::vector<std::pair<std::string, std::string>> state_pairs(const State& s, bool complete = false);
 
 }  // namespace lab
