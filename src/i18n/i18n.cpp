@@ -2,7 +2,9 @@
 
 #include <cstdarg>
 #include <cstdio>
-#include <unordered_map>
+#include <functional>
+#include <map>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -13,10 +15,13 @@ namespace {
 
 Lang g_lang = Lang::en;
 
-// English → Spanish, read from the embedded JSON files on first use.
-const std::unordered_map<std::string, std::string>& spanish() {
-  static const std::unordered_map<std::string, std::string> table = [] {
-    std::unordered_map<std::string, std::string> t;
+// English → Spanish, read from the embedded JSON files on first use. Ordered maps with
+// std::less<>, so a lookup by string_view builds no string (tr() runs for every word drawn).
+using Table = std::map<std::string, std::string, std::less<>>;
+
+const Table& spanish() {
+  static const Table table = [] {
+    Table t;
     for (const EmbeddedFile& f : messages_files) {
       const nlohmann::json j = nlohmann::json::parse(f.data, f.data + f.size);
       for (const auto& [english, translated] : j.items()) t.emplace(english, translated.get<std::string>());
@@ -45,17 +50,17 @@ Lang language() { return g_lang; }
 const char* tr(const char* english) {
   if (g_lang == Lang::en || !english) return english;
   // Labels with an id are translated once and kept here, so the pointer stays valid.
-  static std::unordered_map<std::string, std::string> labels;
+  static Table labels;
   const std::string_view text(english);
   const std::size_t id = text.find("##");
   const auto& table = spanish();
   if (id == std::string_view::npos) {
-    const auto it = table.find(std::string(text));
+    const auto it = table.find(text);
     return it == table.end() ? english : it->second.c_str();
   }
-  const auto cached = labels.find(std::string(text));
+  const auto cached = labels.find(text);
   if (cached != labels.end()) return cached->second.c_str();
-  const auto it = table.find(std::string(text.substr(0, id)));
+  const auto it = table.find(text.substr(0, id));
   std::string label = (it == table.end() ? std::string(text.substr(0, id)) : it->second) + std::string(text.substr(id));
   return labels.emplace(std::string(text), std::move(label)).first->second.c_str();
 }
