@@ -37,6 +37,10 @@
   const pool = [];
   const pending = new Map();
   let nextId = 1;
+  // Set when a worker failed before answering anything (a Content-Security-Policy without
+  // worker-src blob:, say): later calls run in this thread instead of paying for the attempt,
+  // and for this thread's block twice, every time.
+  let cannotStart = false;
 
   function settle(message) {
     const p = pending.get(message.id);
@@ -87,8 +91,15 @@
                    '  postMessage(r, r.out ? [r.out.buffer] : []);\n' +
                    '});\n';
     const w = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
-    w.onmessage = (e) => settle(e.data);
-    w.onerror = (e) => failAll(new Error(e.message || 'a kernel worker failed'));
+    let answered = false;
+    w.onmessage = (e) => {
+      answered = true;
+      settle(e.data);
+    };
+    w.onerror = (e) => {
+      if (!answered) cannotStart = true;
+      failAll(new Error(e.message || 'a kernel worker failed'));
+    };
     return { post: (m, transfer) => w.postMessage(m, transfer), stop: () => w.terminate() };
   }
 
@@ -142,7 +153,7 @@
     const byHeads = kvGroups >= Math.min(wanted, 2);
     const worth = Math.floor((groups * d.nq * d.nk) / kMinScoresPerThread);
     const threads = Math.min(wanted, worth, byHeads ? kvGroups : Math.floor(d.nq / 4));
-    const canStart = script && (isNode || typeof Worker === 'function');
+    const canStart = script && (isNode || typeof Worker === 'function') && !cannotStart;
     // The reference kernel is for small, teaching-sized inputs, and its score limit applies to
     // the whole problem: it is not split.
     const serial = () => new Promise((resolve) => resolve(Module['forward'](q, k, v, dims, options)));

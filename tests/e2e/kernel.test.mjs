@@ -107,10 +107,30 @@ test('on a page whose Content-Security-Policy forbids workers, forwardParallel()
     await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': "worker-src 'none'" } });
   });
   await page.goto(session.server.url + 'examples/minimal.html');
+  await page.evaluate(() => {
+    window.refused = 0;
+    document.addEventListener('securitypolicyviolation', () => window.refused++);
+  });
   const result = await parallelOnPage(page);
   assert.equal(result.workers, 0, 'no worker could start');
   assert.equal(result.length, 700 * 32);
   assert.equal(result.differing, -1, 'the same output, from this thread');
+  // The next call does not try again.
+  const refused = await page.evaluate(() => window.refused);
+  assert.ok(refused >= 1, 'the policy refused the worker');
+  const again = await page.evaluate(async () => {
+    const m = await createAttention();
+    const x = Float32Array.from({ length: 700 * 32 }, (_, i) => Math.sin(i * 0.37));
+    const dims = { nq: 700, nk: 700, dk: 32, dv: 32 };
+    const want = m.forward(x, x, x, dims);
+    const first = await m.forwardParallel(x, x, x, dims, {}, { threads: 2 });
+    const refusedAfterFirst = window.refused;
+    const second = await m.forwardParallel(x, x, x, dims, {}, { threads: 2 });
+    return { same: [first, second].every((o) => o.every((v, i) => v === want[i])), refusedAfterFirst,
+             refusedAfterSecond: window.refused };
+  });
+  assert.ok(again.same, 'both calls give forward()\'s output');
+  assert.equal(again.refusedAfterSecond, again.refusedAfterFirst, 'no second attempt to start a worker');
   assert.deepEqual(errors, []);
   await page.close();
 });
