@@ -3,13 +3,11 @@
 // repository's root on loopback, Web Workers for the two-thread column. Chromium runs relaxed
 // SIMD by default. Prints the table and writes out.json (default build/bench/browser.json).
 //   node bench/browser_bench.mjs [out.json]
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { launchBrowser } from '../tests/e2e/harness.mjs';
 import { serve } from '../scripts/serve.mjs';
 import { attentionModel } from './onnx_model.mjs';
-import { D, table } from './runner.mjs';
+import { report } from './report.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const [outJson = path.join(root, 'build/bench/browser.json')] = process.argv.slice(2);
@@ -25,17 +23,10 @@ try {
   await page.goto(server.url + 'bench/browser.html');
   await page.waitForFunction(() => window.benchmark);
   const chromium = await page.evaluate(() => navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent);
-  const { results, peaks, contenders } = await page.evaluate(() => window.benchmark());
+  const run = await page.evaluate(() => window.benchmark());
   if (failures.length) throw new Error(`the page failed: ${failures.join('; ')}`);
 
-  console.log(`GFLOP/s (4·n²·d per head; d = ${D}; single thread but the 2-thread column; medians), ${chromium}\n`);
-  console.log(table(results, { peaks }));
-  fs.mkdirSync(path.dirname(outJson), { recursive: true });
-  fs.writeFileSync(outJson, JSON.stringify({
-    browser: chromium, date: new Date().toISOString(), d: D,
-    cpu: os.cpus()[0].model, cores: os.cpus().length, load_average: os.loadavg(), peak_gflops: peaks, contenders, results,
-  }, null, 1));
-  console.error(`wrote ${path.relative(process.cwd(), outJson)}`);
+  report(outJson, chromium, run);
 } finally {
   await browser.close();
   await server.close();

@@ -5,7 +5,6 @@
 // 64-key slice of Kᵀ, stored slice after slice (64 × 64 each, as the kernel packs its K
 // tiles; a row stride of n would alias in L1 for powers of two), into one n × 64 block that
 // stays in cache, so it measures arithmetic, not memory traffic.
-// ceiling_peak() is the build's arithmetic peak: multiply-adds and nothing else.
 #include <vector>
 
 #include "peak.h"

@@ -1,6 +1,6 @@
 // The WebAssembly benchmark's measuring, the same in Node (wasm_bench.mjs) and in headless
 // Chromium (browser_bench.mjs, through browser.html): the problems, the float64 check, our
-// kernels' contenders, the matrix-multiply ceilings, interleaved timing and the table. Plain
+// kernels' contenders, the matrix-multiply ceilings and interleaved timing (report.mjs prints). Plain
 // JavaScript with no Node or DOM imports; each side hands in what it loaded its own way (the
 // kernel module's factory, the ceilings, the competitors of contenders.mjs).
 //
@@ -221,29 +221,4 @@ export async function measure({ contenders, roofs, sizes = SIZES, log = () => {}
         `; 2 threads ×${row.two_threads_over_one.toFixed(2)}`);
   }
   return results;
-}
-
-// [SECTION] Report ------------------------------------------------------------------------------
-// The Markdown table of bench/README.md; `native` adds the native columns (Google Benchmark's
-// figures, merged into each row's `native` by wasm_bench.mjs).
-export function table(results, { native = false, peaks = {} } = {}) {
-  const f1 = (x) => (x === undefined ? '–' : x.toFixed(1));
-  const ratio = (x) => (x === undefined ? '–' : `×${x.toFixed(2)}`);
-  const columns = [
-    ['heads×n', (r) => `${r.heads}×${r.n}`],
-    ...(native ? [['nat ref', (r) => f1(r.native.reference?.gflops)], ['nat eigen', (r) => f1(r.native.eigen?.gflops)],
-                  ['nat tiled', (r) => f1(r.native.tiled?.gflops)]] : []),
-    ['wasm ref', (r) => f1(r.wasm.reference.gflops)], ['wasm tiled', (r) => f1(r.wasm.tiled.gflops)],
-    ['tfjs-wasm', (r) => f1(r.wasm['tfjs-wasm']?.gflops)], ['ort-web', (r) => f1(r.wasm['onnxruntime-web']?.gflops)],
-    ['simd128 mm', (r) => f1(r.wasm['simd128-matmul'].gflops)], ['tiled/best', (r) => ratio(r.ratio_to_best_competitor)],
-    ['wasm tiled relaxed', (r) => f1(r.wasm['tiled-relaxed']?.gflops)], ['relaxed mm', (r) => f1(r.wasm['relaxed-matmul']?.gflops)],
-    ['relaxed/best', (r) => ratio(r.relaxed_ratio_to_best_competitor)], ['relaxed/mm', (r) => ratio(r.relaxed_fraction_of_matmul)],
-    ['wasm tiled 2 threads', (r) => f1(r.wasm['tiled-2-threads'].gflops)], ['2 threads/1', (r) => ratio(r.two_threads_over_one)],
-    ...(native ? [['peak MiB nat tiled/ref', (r) => `${r.native.tiled ? r.native.tiled.peak_mib.toFixed(2) : '–'} / ${r.native.reference ? r.native.reference.peak_mib.toFixed(0) : '–'}`]] : []),
-    ['wasm heap MiB tiled/ref', (r) => `${f1(r.wasm.tiled.heap_mib)} / ${f1(r.wasm.reference.heap_mib)}`],
-  ];
-  const peakLine = Object.keys(peaks).length
-    ? [`Arithmetic peak (multiply-adds alone): ${Object.entries(peaks).map(([b, g]) => `${b} ${g.toFixed(1)}`).join(', ')} GFLOP/s\n`] : [];
-  return [...peakLine, `| ${columns.map(([h]) => h).join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`,
-          ...results.map((r) => `| ${columns.map(([, cell]) => cell(r)).join(' | ')} |`)].join('\n');
 }

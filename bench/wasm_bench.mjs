@@ -6,12 +6,12 @@
 // same as in headless Chromium (browser_bench.mjs).
 //   node bench/wasm_bench.mjs [native.json] [out.json]
 // With native.json (Google Benchmark's JSON from native_bench) the table has the native
-// columns too. Writes out.json (default build/bench/bench.json) and prints the table.
+// columns too. Writes out.json (default build/bench/bench.json) and prints the table (report.mjs).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { D, ceilings, measure, ourKernels, table } from './runner.mjs';
+import { ceilings, measure, ourKernels } from './runner.mjs';
+import { report } from './report.mjs';
 import { onnxRuntimeWeb, tfjsWasm } from './competitors.mjs';
 import { attentionModel } from './onnx_model.mjs';
 
@@ -50,14 +50,6 @@ for (const row of results)
     if (r) row.native[kernel] = r;
   }
 
-console.log(`GFLOP/s (4·n²·d per head; d = ${D}; single thread but the 2-thread column; medians), Node ${process.version}\n`);
-console.log(table(results, { native: Object.keys(native).length > 0, peaks }));
-
-fs.mkdirSync(path.dirname(outJson), { recursive: true });
-fs.writeFileSync(outJson, JSON.stringify({
-  node: process.version, date: new Date().toISOString(), d: D,
-  cpu: os.cpus()[0].model, cores: os.cpus().length, load_average: os.loadavg(),
-  peak_gflops: peaks, contenders: [...contenders, ...roofs].map(({ name, version, note }) => ({ name, version, note })),
-  results,
-}, null, 1));
-console.error(`wrote ${path.relative(process.cwd(), outJson)}`);
+report(outJson, `Node ${process.version}`, {
+  results, peaks, contenders: [...contenders, ...roofs].map(({ name, version, note }) => ({ name, version, note })),
+}, { native: Object.keys(native).length > 0 });

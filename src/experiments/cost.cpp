@@ -189,10 +189,16 @@ void CostMeasurement::machine_balance() {
     data_.peak_gflops = peak_gflops();
   } else {
     data_.bandwidth_gbs = bandwidth_gbs();
-    data_.balance = data_.peak_gflops / data_.bandwidth_gbs;
+    set_peak(data_.peak_gflops);
     balanced_ = true;
   }
   last_chunk_ms_ = ms_since(start);
+}
+
+// The peak and the balance it sets over the measured bandwidth.
+void CostMeasurement::set_peak(double gflops) {
+  data_.peak_gflops = gflops;
+  data_.balance = gflops / data_.bandwidth_gbs;
 }
 
 void CostMeasurement::chunk() {
@@ -248,8 +254,7 @@ void CostMeasurement::next_pass(double pass_ms) {
   if (++size_ < data_.sizes.size()) return;
   // The peak once more, now that the page has settled (at the start V8 may still be compiling
   // on the other core): the better of the two is what the machine can do.
-  data_.peak_gflops = std::max(data_.peak_gflops, peak_gflops());
-  data_.balance = data_.peak_gflops / data_.bandwidth_gbs;
+  set_peak(std::max(data_.peak_gflops, peak_gflops()));
   data_.status = CostStatus::done;
   data_.progress = 1;
   data_.activity.clear();

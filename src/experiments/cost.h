@@ -92,6 +92,7 @@ class CostMeasurement {
 
  private:
   void machine_balance();
+  void set_peak(double gflops);  // and the balance, over the measured bandwidth
   void chunk();  // the next chunk of the current size, kernel and repetition
   void next_pass(double pass_ms);
 

@@ -319,12 +319,15 @@ namespace {
 // outside its key's range is not ignored: the nearest end of the range is used and
 // `out_of_range` set, so the view keeps its controls and the caller says what was changed.
 std::string apply(State& s, const std::string& key, const std::string& value, bool& out_of_range) {
-  // What was expected: a message translated here, or a sentence already formatted with the
-  // limits it names (from Limits, so the text cannot drift from the check).
+  // What was expected, as text (bad_text), or as a message translated here with the limits it
+  // names (bad: from Limits, so the text cannot drift from the check).
   auto bad_text = [&](const std::string& expected) {
     return i18n::format(tr("ignored %s=%s: expected %s"), key.c_str(), value.c_str(), expected.c_str());
   };
-  auto bad = [&](const char* expected) { return bad_text(tr(expected)); };
+  auto bad = [&](const char* expected, auto... limits) {
+    if constexpr (sizeof...(limits) == 0) return bad_text(tr(expected));
+    else return bad_text(i18n::format(tr(expected), limits...));
+  };
   long n = 0;
   auto whole = [&](long lo, long hi) {
     if (!parse_int(value, -0x7fffffffL, 0x7fffffffL, n)) return false;
@@ -339,25 +342,26 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
     if (!whole(0, Limits::max_n - 1)) return bad(N_("a row index"));
     (key == "query" ? s.query : s.batch) = int(n);
   } else if (key == "n" || key == "nq" || key == "nk") {
-    if (!whole(1, Limits::max_n)) return bad_text(i18n::format(tr("a size from 1 to %d"), Limits::max_n));
+    if (!whole(1, Limits::max_n)) return bad(N_("a size from 1 to %d"), Limits::max_n);
     if (key != "nk") s.nq = int(n);
     if (key != "nq") s.nk = int(n);
   } else if (key == "dk") {
-    if (!whole(1, Limits::max_scaling_dk)) return bad_text(i18n::format(tr("a dimension from 1 to %d (%d outside view=scaling)"),
-                                                                        Limits::max_scaling_dk, Limits::max_d));
+    if (!whole(1, Limits::max_scaling_dk)) return bad(N_("a dimension from 1 to %d (%d outside view=scaling)"), Limits::max_scaling_dk,
+                                                  Limits::max_d);
     s.dk = int(n);
   } else if (key == "dmodel") {
-    if (!whole(1, Limits::max_d)) return bad_text(i18n::format(tr("a dimension from 1 to %d"), Limits::max_d));
+    if (!whole(1, Limits::max_d)) return bad(N_("a dimension from 1 to %d"), Limits::max_d);
     s.dmodel = int(n);
   } else if (key == "proj") {
     if (value != "0" && value != "1") return bad(N_("0 or 1"));
     s.project = value == "1";
   } else if (key == "dv") {
-    if (!whole(1, Limits::max_d)) return bad_text(i18n::format(tr("a dimension from 1 to %d"), Limits::max_d));
+    if (!whole(1, Limits::max_d)) return bad(N_("a dimension from 1 to %d"), Limits::max_d);
     s.dv = int(n);
   } else if (key == "mult") {
     float mult = 0;
-    if (!parse_float(value, mult) || !(mult > 0)) return bad_text(i18n::format(tr("a scale multiplier above 0, at most %g"), double(Limits::max_mult)));
+    if (!parse_float(value, mult) || !(mult > 0))
+      return bad(N_("a scale multiplier above 0, at most %g"), double(Limits::max_mult));
     out_of_range = mult > Limits::max_mult;
     s.mult = std::min(mult, Limits::max_mult);
   } else if (key == "row") {
@@ -369,10 +373,10 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
       return bad(N_("no_scaling, divide_by_dk, fill_minus_one, fill_zero, no_causal_mask or fully_masked_row"));
     s.pitfall = value;
   } else if (key == "tile") {
-    if (!whole(1, Limits::max_tile)) return bad_text(i18n::format(tr("keys per tile, from 1 to %d"), Limits::max_tile));
+    if (!whole(1, Limits::max_tile)) return bad(N_("keys per tile, from 1 to %d"), Limits::max_tile);
     s.tile = int(n);
   } else if (key == "heads" || key == "kvheads") {
-    if (!whole(1, Limits::max_heads)) return bad_text(i18n::format(tr("a number of heads from 1 to %d"), Limits::max_heads));
+    if (!whole(1, Limits::max_heads)) return bad(N_("a number of heads from 1 to %d"), Limits::max_heads);
     (key == "heads" ? s.heads : s.kv_heads) = int(n);
   } else if (key == "seed") {
     if (!parse_int(value, 0, 0x7fffffffL, n)) return bad(N_("a whole number"));
@@ -381,8 +385,8 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
     float custom = 0;
     if (parse_name(value, kScaleNames, s.scale)) return "";
     if (!parse_float(value, custom) || std::fabs(custom) > Limits::max_custom_scale)
-      return bad_text(i18n::format(tr("sqrt, none, dk or a number from -%g to %g"),
-                                              double(Limits::max_custom_scale), double(Limits::max_custom_scale)));
+      return bad(N_("sqrt, none, dk or a number from -%g to %g"), double(Limits::max_custom_scale),
+                 double(Limits::max_custom_scale));
     s.scale = attn::ScaleMode::custom;
     s.custom_scale = custom;
   } else if (key == "causal") {
@@ -396,7 +400,8 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
     if (value != "0" && value != "1") return bad(N_("0 or 1"));
     s.run = value == "1";
   } else if (key == "spf") {
-    if (!whole(1, TrainLimits::max_steps_per_frame)) return bad_text(i18n::format(tr("steps per frame from 1 to %d"), TrainLimits::max_steps_per_frame));
+    if (!whole(1, TrainLimits::max_steps_per_frame))
+      return bad(N_("steps per frame from 1 to %d"), TrainLimits::max_steps_per_frame);
     s.steps_per_frame = int(n);
   } else if (key == "view" || key == "theme" || key == "ui") {
     std::size_t which = 0;
@@ -421,7 +426,7 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
       return true;
     };
     if (!parse_list(value, Limits::max_batch, s.pad, length))
-      return bad_text(i18n::format(tr("up to %d sequence lengths separated by commas"), Limits::max_batch));
+      return bad(N_("up to %d sequence lengths separated by commas"), Limits::max_batch);
   } else if (key == "block") {
     auto cell = [](std::string_view t, std::pair<int, int>& out) {
       const auto parts = split(t, ':');
@@ -439,8 +444,8 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
     const auto entry = [](std::string_view t, float& out) {
       return parse_float(t, out) && std::fabs(out) <= Limits::max_value;
     };
-    if (!parse_list(value, kMaxMatrix, m, entry)) return bad_text(i18n::format(tr("numbers from -%g to %g separated by commas"),
-                                                                         double(Limits::max_value), double(Limits::max_value)));
+    if (!parse_list(value, kMaxMatrix, m, entry))
+      return bad(N_("numbers from -%g to %g separated by commas"), double(Limits::max_value), double(Limits::max_value));
   } else {
     return i18n::format(tr("ignored unknown key \"%s\""), key.c_str());
   }
