@@ -2,7 +2,8 @@
 // one main for both. Natively:
 //   attention-lab [--state "preset=causal-3x2&step=softmax"] [--size 1280x800]
 //                 [--screenshot FILE [--frames N]] [--export png|csv|json [--frames N]]
-// In the browser the state comes from the URL fragment and the page API (page_bridge.h).
+// In the browser the state comes from the URL fragment and the page API (page_api.cpp). The
+// app's state and its changes: app.h.
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
@@ -11,20 +12,15 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <malloc.h>
-#include <nlohmann/json.hpp>
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "accessibility.h"
 #include "allocator.h"
+#include "app.h"
 #include "gl.h"
 #include "i18n.h"
 #include "lab.h"
-#include "load.h"
-#include "message.h"
 #include "page_bridge.h"
 #include "page_tools.h"
 #include "theme.h"
@@ -39,50 +35,7 @@
 
 namespace {
 
-struct Options {
-  std::string state;
-  std::string screenshot;
-  std::string export_kind;  // png, csv or json: the Export menu's file, into the working directory
-  int frames = 3;
-  int width = 1280, height = 800;
-};
-
-// The link the notes on screen come from, to read them again when the language changes (they
-// are sentences with the link's values in them, translated as they are written).
-struct LinkNotes {
-  std::string fragment;
-  lab::State base;
-  bool live = false;
-  std::vector<std::string> earlier;  // from decoding a message: before the link's own
-  std::vector<std::string> notes;    // the link's, in `lang`
-  i18n::Lang lang = i18n::Lang::en;
-};
-
-struct App {
-  GLFWwindow* window = nullptr;
-  lab::Lab lab{lab::State{}};
-  ui::Ui ui;
-  Options options;
-  float ui_scale = 0;  // the scale and theme the fonts and style were built for
-  int dark = -1;
-  std::optional<i18n::Lang> language_shown;  // the language the page was last told of
-  LinkNotes link_notes;
-  int frames = 0;
-  int pending = 0;       // frames still to draw after the last change or input (drawing on demand)
-  bool visible = true;   // false while the page is hidden or the canvas is scrolled out of view
-  bool failed = false;
-};
-
-App* g_app = nullptr;  // the browser calls in through plain C functions
-
 // [SECTION] drawing on demand
-// A frame is drawn after a change, an input, a resize, or while something moves (Play, a
-// running training); otherwise the loop draws nothing, so an idle instance costs nothing. An
-// input is followed by a few frames: ImGui settles hover, release and popups a frame later.
-constexpr int kSettleFrames = 3;
-
-void wake() { g_app->pending = std::max(g_app->pending, kSettleFrames); }
-
 bool animating(const App& app) {
   return app.ui.playing || app.lab.training_running() || app.lab.experiment().running() ||
          !app.options.screenshot.empty() || !app.options.export_kind.empty();
@@ -127,66 +80,12 @@ bool parse_args(int argc, char** argv, Options& o) {
 }
 
 // [SECTION] changes of state and their history (history.h)
-// Applies a change and records it; `ongoing`: part of a gesture still under way (a drag).
-void change_state(App& app, lab::State next, bool ongoing) {
-  if (next == app.lab.state()) {
-    app.ui.history.settle(ongoing);
-    return;
-  }
-  const lab::State before = app.lab.state();
-  app.lab.set_state(std::move(next));
-  app.ui.history.record(before, app.lab.state(), ongoing);
-}
-
 // The undo (negative) and redo steps the buttons and keys asked for.
 void step_history(App& app) {
   for (; app.ui.history_steps < 0; ++app.ui.history_steps)
     if (std::optional<lab::State> s = app.ui.history.undo(app.lab.state())) app.lab.set_state(std::move(*s));
   for (; app.ui.history_steps > 0; --app.ui.history_steps)
     if (std::optional<lab::State> s = app.ui.history.redo(app.lab.state())) app.lab.set_state(std::move(*s));
-}
-
-// lang=auto follows the reader's system language, read once.
-const std::string& system_language() {
-  static const std::string language = page::system_language();
-  return language;
-}
-
-// Shows the link's notes (after the earlier ones) in the language now shown, reading the link
-// again if they were written in another.
-void show_link_notes(App& app) {
-  LinkNotes& n = app.link_notes;
-  if (n.lang != i18n::language()) {
-    n.notes = lab::parse_fragment(n.fragment, n.base, n.live).notes;
-    n.lang = i18n::language();
-  }
-  std::vector<std::string> all = n.earlier;
-  all.insert(all.end(), n.notes.begin(), n.notes.end());
-  app.ui.notes = all;
-  page::notes(all);
-}
-
-// Applies a fragment over the current state (or over the defaults when `replace`), shows
-// its notes (after `earlier` ones, from decoding), and tells the page about the change.
-void apply_fragment(App& app, const std::string& fragment, bool replace,
-                    std::vector<std::string> earlier = {}) {
-  lab::State base = replace ? lab::State{} : app.lab.state();
-  if (replace) {
-    base = lab::presets().front().state;  // an empty link opens the lesson's worked example
-    base.theme = app.lab.state().theme;
-    base.lang = app.lab.state().lang;
-  }
-  lab::ParseResult parsed = lab::parse_fragment(fragment, base, !replace);
-  app.link_notes = LinkNotes{fragment, std::move(base), !replace, std::move(earlier), std::move(parsed.notes),
-                             i18n::language()};
-  // The notes are written in the language the link asks for (lang=es).
-  i18n::set_language(i18n::resolve(parsed.state.lang, system_language()));
-  show_link_notes(app);
-  // The state the page opens with is where the history starts, not an edit.
-  if (app.frames == 0) app.lab.set_state(std::move(parsed.state));
-  else change_state(app, std::move(parsed.state), false);
-  if (app.lab.take_changed()) page::state_changed(lab::to_fragment(app.lab.state()));
-  wake();  // the notes alone are something new to show
 }
 
 // The UI scale: the device pixel ratio in the browser (the canvas is drawn at device
@@ -335,80 +234,6 @@ void frame() {
 }
 
 }  // namespace
-
-// [SECTION] the page API's entry points (index.html calls them through ccall)
-extern "C" {
-// The current state as a JSON object of every key and its value as a string (getState()),
-// in the fragment's order. The returned pointer is valid until the next call.
-const char* lab_get_state() {
-  static std::string text;
-  nlohmann::ordered_json state = nlohmann::ordered_json::object();
-  for (auto& [key, value] : lab::state_pairs(g_app->lab.state(), true)) state[key] = std::move(value);
-  text = state.dump();
-  return text.c_str();
-}
-// Applies a fragment: over the current state, or from scratch when `replace` is nonzero.
-void lab_set_state(const char* fragment, int replace) { apply_fragment(*g_app, fragment, replace != 0); }
-// Applies state given as JSON: the object of a page script's setState(), or, when `message`,
-// a host page's postMessage. Both become a fragment for the one state parser.
-void lab_set_state_json(const char* json, int message) {
-  const lab::DecodedState d = message ? lab::decode_set_message(json) : lab::decode_state_object(json);
-  apply_fragment(*g_app, d.fragment, false, d.notes);
-}
-// Bytes of the WebAssembly heap in use (malloc'ed), so tests can see that thousands of
-// state changes leave it bounded.
-unsigned long lab_memory_bytes() {
-#ifdef __EMSCRIPTEN__
-  return (unsigned long)mallinfo().uordblks;
-#else
-  return (unsigned long)mallinfo2().uordblks;  // glibc deprecates mallinfo()
-#endif
-}
-// The current computation in the contract's response format (docs/contract.md).
-const char* lab_trace() {
-  static std::string text;
-  text = g_app->lab.trace_json();
-  return text.c_str();
-}
-// The current experiment view's data (src/experiments/experiment_json.h, or view=train's
-// runs: train_json.h), "null" elsewhere. The returned pointer is valid until the next call.
-const char* lab_experiment() {
-  static std::string text;
-  text = g_app->lab.experiment_json();
-  return text.c_str();
-}
-// Practice mode: the question awaiting an answer (practice.h's JSON), and the verdict on an
-// answer given as JSON text. The practice panel shows both, so the app draws again.
-const char* lab_practice() {
-  static std::string text;
-  text = g_app->lab.practice_question_json();
-  wake();
-  return text.c_str();
-}
-const char* lab_answer(const char* value) {
-  static std::string text;
-  const practice::Verdict verdict = g_app->lab.practice_answer(value);
-  g_app->ui.practice_error = verdict.error;
-  text = practice::Session::verdict_json(g_app->lab.practice().current(), verdict);
-  wake();
-  return text.c_str();
-}
-// attentionLab.load (web/load.js): data in the contract's format, shown in the walkthrough
-// (src/model/load.h) as one undoable change. Returns {"notes": [...]} or {"error": "..."};
-// an error changes nothing.
-const char* lab_load(const char* request, const char* options) {
-  static std::string text;
-  lab::Loaded loaded = lab::load_request(request, options, g_app->lab.state());
-  text = loaded.error.empty() ? nlohmann::json{{"notes", loaded.notes}}.dump()
-                              : nlohmann::json{{"error", loaded.error}}.dump();
-  if (loaded.error.empty()) {
-    change_state(*g_app, std::move(loaded.state), false);
-    if (g_app->lab.take_changed()) page::state_changed(lab::to_fragment(g_app->lab.state()));
-    wake();
-  }
-  return text.c_str();
-}
-}
 
 int main(int argc, char** argv) {
   train::keep_freed_memory();  // view=train's steps reallocate their matrices

@@ -7,9 +7,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "about.h"
-#include "i18n.h"
-
 // The fragment as a malloc'ed UTF-8 string (freed by the caller).
 EM_JS(char*, page_fragment, (), {
   var text = location.hash.slice(1);
@@ -20,23 +17,12 @@ EM_JS(char*, page_fragment, (), {
 });
 
 EM_JS(char*, page_language, (), {
-  var text = String(navigator.language || '');
+  var text = String(navigator.language || "");
   var size = lengthBytesUTF8(text) + 1;
   var ptr = _malloc(size);
   stringToUTF8(text, ptr, size);
   return ptr;
 });
-
-// attentionLab.about() (web/page-tools.js): the About box's text.
-extern "C" EMSCRIPTEN_KEEPALIVE const char* lab_about() {
-  static std::string text;
-  text = ui::about_text();  // in the language on screen
-  return text.c_str();
-}
-
-// The page's own few words (web/index.html, load.js) in the interface's language: one table
-// of messages for the canvas and the page around it.
-extern "C" EMSCRIPTEN_KEEPALIVE const char* lab_text(const char* english) { return tr(english); }
 
 namespace page {
 

@@ -1,5 +1,6 @@
-// The browser page's side of the app: the functions index.html calls (window.attentionLab,
-// docs/embed.md) and the events the app sends back. Natively these do nothing.
+// What the app tells the browser page and reads from it: the events of window.attentionLab
+// (docs/embed.md), the fragment and the language it opens with. Natively these do nothing (or
+// read the environment). The page's calls into the app are page_api.cpp's.
 #pragma once
 
 #include <string>

@@ -1,4 +1,3 @@
-// [SECTION] delivery (natively, in the browser), [SECTION] the page's calls.
 #include "page_tools.h"
 
 #include <imgui.h>
@@ -15,9 +14,6 @@
 #include <emscripten.h>
 
 #include <nlohmann/json.hpp>
-#define PAGE_API EMSCRIPTEN_KEEPALIVE
-#else
-#define PAGE_API
 #endif
 
 namespace tools {
@@ -25,12 +21,7 @@ namespace {
 
 const lab::Lab* g_lab = nullptr;
 ui::Ui* g_ui = nullptr;
-// A PNG asked for by the page: exported after the next drawn frame, because the picture is the
-// heatmap as last painted and the app draws on demand (a setState just before would not be
-// painted yet).
-bool g_png_requested = false;
-
-// [SECTION] delivery -------------------------------------------------------------------------
+bool g_png_requested = false;  // request_png(), for after the next drawn frame
 
 #ifdef __EMSCRIPTEN__
 
@@ -95,6 +86,11 @@ void attach(const lab::Lab& lab, ui::Ui& ui) {
   read_preferences(ui);
 }
 
+void request_png() {
+  g_png_requested = true;
+  g_ui->redraw = true;
+}
+
 void after_frame() {
   if (std::exchange(g_png_requested, false)) ui::run_export(*g_lab, *g_ui, ui::ExportKind::png);
   if (ui::stage_table_changed(*g_lab, *g_ui)) send_table(ui::stage_table(*g_lab, *g_ui));
@@ -102,47 +98,3 @@ void after_frame() {
 }
 
 }  // namespace tools
-
-// [SECTION] the page's calls (web/page-tools.js) --------------------------------------------
-extern "C" {
-
-// Tab or Shift+Tab on the canvas: 1 if focus moved inside it, 0 if it should leave it.
-PAGE_API int lab_tab(int back) {
-  tools::g_ui->redraw = true;
-  return ui::tab(*tools::g_ui, back != 0, false) ? 1 : 0;
-}
-
-// The system's colour scheme and motion preference changed.
-PAGE_API void lab_set_preferences(int dark, int reduced_motion) {
-  tools::g_ui->prefers_dark = dark != 0;
-  tools::g_ui->reduced_motion = reduced_motion != 0;
-  tools::g_ui->redraw = true;
-}
-
-// What an export would give, as text: kind 1 = CSV, 2 = JSON, 3 = embed code. The pointer is
-// valid until the next call.
-PAGE_API const char* lab_export_text(int kind) {
-  static std::string text;
-  const lab::Lab& lab = *tools::g_lab;
-  text = kind == 1 ? ui::matrices_csv(lab) : kind == 2 ? ui::state_json(lab) : ui::embed_code(lab.state());
-  return text.c_str();
-}
-
-// Runs an export as the Export menu does: 0 = PNG (after the next frame), 1 = CSV, 2 = JSON,
-// 3 = copy embed code.
-PAGE_API void lab_export(int kind) {
-  if (ui::ExportKind(kind) == ui::ExportKind::png) {
-    tools::g_png_requested = true;
-    tools::g_ui->redraw = true;
-  } else if (kind > 0 && kind <= 3) {
-    ui::run_export(*tools::g_lab, *tools::g_ui, ui::ExportKind(kind));
-  }
-}
-
-// The outcome of a copy or download, shown in the Export menu.
-PAGE_API void lab_export_message(const char* text) {
-  tools::g_ui->export_message = text;
-  tools::g_ui->redraw = true;
-}
-
-}

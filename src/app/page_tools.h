@@ -2,8 +2,7 @@
 // copied text go (a file beside the working directory and ImGui's clipboard natively; a
 // download and navigator.clipboard in the browser), the reader's system settings (dark
 // scheme, reduced motion) and the screen-reader mirror of the current stage in the page.
-// In the browser web/page-tools.js is the other side; the page calls the lab_* functions of
-// page_tools.cpp.
+// In the browser web/page-tools.js is the other side; its calls come in through page_api.cpp.
 #pragma once
 
 #include "lab.h"
@@ -11,9 +10,12 @@
 
 namespace tools {
 
-// Connects `ui`'s export to this platform and reads the system settings; keeps both for the
-// page's calls.
+// Connects `ui`'s export to this platform and reads the system settings; keeps both for
+// after_frame().
 void attach(const lab::Lab& lab, ui::Ui& ui);
+// The page's Export → PNG: exported after the next drawn frame, the heatmap as last painted
+// (the app draws on demand, so a state set just before is not painted yet).
+void request_png();
 // After each drawn frame: the current stage's table and the focused cell's announcement to the
 // page, and a PNG export the page asked for.
 void after_frame();

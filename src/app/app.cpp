@@ -1,0 +1,62 @@
+#include "app.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "page_bridge.h"
+#include "state.h"
+
+App* g_app = nullptr;
+
+// [SECTION] drawing on demand
+constexpr int kSettleFrames = 3;  // ImGui settles hover, release and popups a frame later
+
+void wake() { g_app->pending = std::max(g_app->pending, kSettleFrames); }
+
+// [SECTION] changes of state
+void change_state(App& app, lab::State next, bool ongoing) {
+  if (next == app.lab.state()) {
+    app.ui.history.settle(ongoing);
+    return;
+  }
+  const lab::State before = app.lab.state();
+  app.lab.set_state(std::move(next));
+  app.ui.history.record(before, app.lab.state(), ongoing);
+}
+
+const std::string& system_language() {
+  static const std::string language = page::system_language();
+  return language;
+}
+
+void show_link_notes(App& app) {
+  LinkNotes& n = app.link_notes;
+  if (n.lang != i18n::language()) {
+    n.notes = lab::parse_fragment(n.fragment, n.base, n.live).notes;
+    n.lang = i18n::language();
+  }
+  std::vector<std::string> all = n.earlier;
+  all.insert(all.end(), n.notes.begin(), n.notes.end());
+  app.ui.notes = all;
+  page::notes(all);
+}
+
+void apply_fragment(App& app, const std::string& fragment, bool replace, std::vector<std::string> earlier) {
+  lab::State base = replace ? lab::State{} : app.lab.state();
+  if (replace) {
+    base = lab::presets().front().state;  // an empty link opens the lesson's worked example
+    base.theme = app.lab.state().theme;
+    base.lang = app.lab.state().lang;
+  }
+  lab::ParseResult parsed = lab::parse_fragment(fragment, base, !replace);
+  app.link_notes = LinkNotes{fragment, std::move(base), !replace, std::move(earlier), std::move(parsed.notes),
+                             i18n::language()};
+  // The notes are written in the language the link asks for (lang=es).
+  i18n::set_language(i18n::resolve(parsed.state.lang, system_language()));
+  show_link_notes(app);
+  // The state the page opens with is where the history starts, not an edit.
+  if (app.frames == 0) app.lab.set_state(std::move(parsed.state));
+  else change_state(app, std::move(parsed.state), false);
+  if (app.lab.take_changed()) page::state_changed(lab::to_fragment(app.lab.state()));
+  wake();  // the notes alone are something new to show
+}

@@ -1,0 +1,69 @@
+// The app's one instance and how its state changes: shared by the main loop (main.cpp) and
+// the page's calls into it (page_api.cpp).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "i18n.h"
+#include "lab.h"
+#include "ui.h"
+
+struct GLFWwindow;
+
+// The desktop program's command line (main.cpp's usage()).
+struct Options {
+  std::string state;
+  std::string screenshot;
+  std::string export_kind;  // png, csv or json: the Export menu's file, into the working directory
+  int frames = 3;
+  int width = 1280, height = 800;
+};
+
+// The link the notes on screen come from, to read them again when the language changes (they
+// are sentences with the link's values in them, translated as they are written).
+struct LinkNotes {
+  std::string fragment;
+  lab::State base;
+  bool live = false;
+  std::vector<std::string> earlier;  // from decoding a message: before the link's own
+  std::vector<std::string> notes;    // the link's, in `lang`
+  i18n::Lang lang = i18n::Lang::en;
+};
+
+struct App {
+  GLFWwindow* window = nullptr;
+  lab::Lab lab{lab::State{}};
+  ui::Ui ui;
+  Options options;
+  float ui_scale = 0;  // the scale and theme the fonts and style were built for
+  int dark = -1;
+  std::optional<i18n::Lang> language_shown;  // the language the page was last told of
+  LinkNotes link_notes;
+  int frames = 0;
+  int pending = 0;       // frames still to draw after the last change or input (drawing on demand)
+  bool visible = true;   // false while the page is hidden or the canvas is scrolled out of view
+  bool failed = false;
+};
+
+extern App* g_app;  // the one instance: the page calls in through plain C functions
+
+// [SECTION] drawing on demand
+// A frame is drawn after a change, an input, a resize, or while something moves (Play, a
+// running training); otherwise the loop draws nothing, so an idle instance costs nothing. An
+// input is followed by a few frames: ImGui settles hover, release and popups a frame later.
+void wake();
+
+// [SECTION] changes of state
+// Applies a change and records it in the history (history.h); `ongoing`: part of a gesture
+// still under way (a drag).
+void change_state(App& app, lab::State next, bool ongoing);
+// Applies a fragment over the current state (or over the defaults when `replace`), shows
+// its notes (after `earlier` ones, from decoding), and tells the page about the change.
+void apply_fragment(App& app, const std::string& fragment, bool replace, std::vector<std::string> earlier = {});
+// Shows the link's notes (after the earlier ones) in the language now shown, reading the link
+// again if they were written in another.
+void show_link_notes(App& app);
+// The reader's system language, for lang=auto (read once).
+const std::string& system_language();

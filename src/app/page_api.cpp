@@ -1,0 +1,139 @@
+// The page API's C side: every function web/index.html, web/page-tools.js and web/load.js
+// call through ccall (window.attentionLab, docs/embed.md). Pointers returned are valid until
+// the next call of the same function. The events the app sends the page are page_bridge.h's.
+#include <emscripten.h>
+#include <malloc.h>
+
+#include <string>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "about.h"
+#include "accessibility.h"
+#include "app.h"
+#include "export.h"
+#include "i18n.h"
+#include "load.h"
+#include "message.h"
+#include "page_bridge.h"
+#include "page_tools.h"
+
+#define PAGE_API EMSCRIPTEN_KEEPALIVE
+
+extern "C" {
+
+// [SECTION] state and computation (index.html)
+// The current state as a JSON object of every key and its value as a string (getState()),
+// in the fragment's order.
+PAGE_API const char* lab_get_state() {
+  static std::string text;
+  nlohmann::ordered_json state = nlohmann::ordered_json::object();
+  for (auto& [key, value] : lab::state_pairs(g_app->lab.state(), true)) state[key] = std::move(value);
+  text = state.dump();
+  return text.c_str();
+}
+// Applies a fragment: over the current state, or from scratch when `replace` is nonzero.
+PAGE_API void lab_set_state(const char* fragment, int replace) { apply_fragment(*g_app, fragment, replace != 0); }
+// Applies state given as JSON: the object of a page script's setState(), or, when `message`,
+// a host page's postMessage. Both become a fragment for the one state parser.
+PAGE_API void lab_set_state_json(const char* json, int message) {
+  const lab::DecodedState d = message ? lab::decode_set_message(json) : lab::decode_state_object(json);
+  apply_fragment(*g_app, d.fragment, false, d.notes);
+}
+// Bytes of the WebAssembly heap in use (malloc'ed), so tests can see that thousands of
+// state changes leave it bounded.
+PAGE_API unsigned long lab_memory_bytes() { return (unsigned long)mallinfo().uordblks; }
+// The current computation in the contract's response format (docs/contract.md).
+PAGE_API const char* lab_trace() {
+  static std::string text;
+  text = g_app->lab.trace_json();
+  return text.c_str();
+}
+// The current experiment view's data (src/experiments/experiment_json.h, or view=train's
+// runs: train_json.h), "null" elsewhere.
+PAGE_API const char* lab_experiment() {
+  static std::string text;
+  text = g_app->lab.experiment_json();
+  return text.c_str();
+}
+// Practice mode: the question awaiting an answer (practice.h's JSON), and the verdict on an
+// answer given as JSON text. The practice panel shows both, so the app draws again.
+PAGE_API const char* lab_practice() {
+  static std::string text;
+  text = g_app->lab.practice_question_json();
+  wake();
+  return text.c_str();
+}
+PAGE_API const char* lab_answer(const char* value) {
+  static std::string text;
+  const practice::Verdict verdict = g_app->lab.practice_answer(value);
+  g_app->ui.practice_error = verdict.error;
+  text = practice::Session::verdict_json(g_app->lab.practice().current(), verdict);
+  wake();
+  return text.c_str();
+}
+// attentionLab.load (web/load.js): data in the contract's format, shown in the walkthrough
+// (src/model/load.h) as one undoable change. Returns {"notes": [...]} or {"error": "..."};
+// an error changes nothing.
+PAGE_API const char* lab_load(const char* request, const char* options) {
+  static std::string text;
+  lab::Loaded loaded = lab::load_request(request, options, g_app->lab.state());
+  text = loaded.error.empty() ? nlohmann::json{{"notes", loaded.notes}}.dump()
+                              : nlohmann::json{{"error", loaded.error}}.dump();
+  if (loaded.error.empty()) {
+    change_state(*g_app, std::move(loaded.state), false);
+    if (g_app->lab.take_changed()) page::state_changed(lab::to_fragment(g_app->lab.state()));
+    wake();
+  }
+  return text.c_str();
+}
+
+// [SECTION] the page's words (page-tools.js, index.html, load.js)
+// attentionLab.about(): the About box's text, in the language on screen.
+PAGE_API const char* lab_about() {
+  static std::string text;
+  text = ui::about_text();
+  return text.c_str();
+}
+
+// The page's own few words in the interface's language: one table of messages for the canvas
+// and the page around it.
+PAGE_API const char* lab_text(const char* english) { return tr(english); }
+
+// [SECTION] export and accessibility (page-tools.js)
+// Tab or Shift+Tab on the canvas: 1 if focus moved inside it, 0 if it should leave it.
+PAGE_API int lab_tab(int back) {
+  g_app->ui.redraw = true;
+  return ui::tab(g_app->ui, back != 0, false) ? 1 : 0;
+}
+
+// The system's colour scheme and motion preference changed.
+PAGE_API void lab_set_preferences(int dark, int reduced_motion) {
+  g_app->ui.prefers_dark = dark != 0;
+  g_app->ui.reduced_motion = reduced_motion != 0;
+  g_app->ui.redraw = true;
+}
+
+// What an export would give, as text: kind 1 = CSV, 2 = JSON, 3 = embed code.
+PAGE_API const char* lab_export_text(int kind) {
+  static std::string text;
+  const lab::Lab& lab = g_app->lab;
+  text = kind == 1 ? ui::matrices_csv(lab) : kind == 2 ? ui::state_json(lab) : ui::embed_code(lab.state());
+  return text.c_str();
+}
+
+// Runs an export as the Export menu does: 0 = PNG (after the next frame), 1 = CSV, 2 = JSON,
+// 3 = copy embed code.
+PAGE_API void lab_export(int kind) {
+  if (ui::ExportKind(kind) == ui::ExportKind::png) tools::request_png();
+  else if (kind > 0 && kind <= 3) ui::run_export(g_app->lab, g_app->ui, ui::ExportKind(kind));
+}
+
+// The outcome of a copy or download, shown in the Export menu.
+PAGE_API void lab_export_message(const char* text) {
+  g_app->ui.export_message = text;
+  g_app->ui.redraw = true;
+}
+
+}  // extern "C"
