@@ -42,9 +42,9 @@ void show_link_notes(App& app) {
 }
 
 void apply_fragment(App& app, const std::string& fragment, bool replace, std::vector<std::string> earlier) {
-  lab::State base = replace ? lab::State{} : app.lab.state();
+  // From scratch, an empty link opens the lesson's worked example, in the theme and language shown.
+  lab::State base = replace ? lab::presets().front().state : app.lab.state();
   if (replace) {
-    base = lab::presets().front().state;  // an empty link opens the lesson's worked example
     base.theme = app.lab.state().theme;
     base.lang = app.lab.state().lang;
   }
@@ -57,6 +57,12 @@ void apply_fragment(App& app, const std::string& fragment, bool replace, std::ve
   // The state the page opens with is where the history starts, not an edit.
   if (app.frames == 0) app.lab.set_state(std::move(parsed.state));
   else change_state(app, std::move(parsed.state), false);
-  if (app.lab.take_changed()) page::state_changed(lab::to_fragment(app.lab.state()));
+  publish_change(app);
   wake();  // the notes alone are something new to show
+}
+
+void publish_change(App& app) {
+  if (!app.lab.take_changed()) return;
+  page::state_changed(lab::to_fragment(app.lab.state()));
+  wake();
 }

@@ -62,6 +62,9 @@ void change_state(App& app, lab::State next, bool ongoing);
 // Applies a fragment over the current state (or over the defaults when `replace`), shows
 // its notes (after `earlier` ones, from decoding), and tells the page about the change.
 void apply_fragment(App& app, const std::string& fragment, bool replace, std::vector<std::string> earlier = {});
+// After a change of state, if there was one: tells the page (its URL fragment and listeners)
+// and draws again.
+void publish_change(App& app);
 // Shows the link's notes (after the earlier ones) in the language now shown, reading the link
 // again if they were written in another.
 void show_link_notes(App& app);

@@ -200,10 +200,7 @@ void frame() {
   // value typed into a field is an edit of its own.
   change_state(app, std::move(next), ImGui::IsAnyItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Left));
   step_history(app);
-  if (app.lab.take_changed()) {
-    page::state_changed(lab::to_fragment(app.lab.state()));
-    wake();
-  }
+  publish_change(app);
   const std::uint64_t trained = app.lab.training().version();
   advance_training(app);
   if (app.lab.training().version() != trained) wake();

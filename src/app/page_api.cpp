@@ -16,7 +16,6 @@
 #include "i18n.h"
 #include "load.h"
 #include "message.h"
-#include "page_bridge.h"
 #include "page_tools.h"
 
 #define PAGE_API EMSCRIPTEN_KEEPALIVE
@@ -83,8 +82,7 @@ PAGE_API const char* lab_load(const char* request, const char* options) {
                               : nlohmann::json{{"error", loaded.error}}.dump();
   if (loaded.error.empty()) {
     change_state(*g_app, std::move(loaded.state), false);
-    if (g_app->lab.take_changed()) page::state_changed(lab::to_fragment(g_app->lab.state()));
-    wake();
+    publish_change(*g_app);
   }
   return text.c_str();
 }

@@ -7,22 +7,23 @@
 
 #include <nlohmann/json.hpp>
 
-// The fragment as a malloc'ed UTF-8 string (freed by the caller).
-EM_JS(char*, page_fragment, (), {
-  var text = location.hash.slice(1);
+// The page's fragment (`language` 0) or navigator.language (1), as a malloc'ed UTF-8 string.
+EM_JS(char*, page_text, (int language), {
+  var text = language ? String(navigator.language || "") : location.hash.slice(1);
   var size = lengthBytesUTF8(text) + 1;
   var ptr = _malloc(size);
   stringToUTF8(text, ptr, size);
   return ptr;
 });
 
-EM_JS(char*, page_language, (), {
-  var text = String(navigator.language || "");
-  var size = lengthBytesUTF8(text) + 1;
-  var ptr = _malloc(size);
-  stringToUTF8(text, ptr, size);
-  return ptr;
-});
+namespace {
+std::string read_page_text(bool language) {
+  char* text = page_text(language ? 1 : 0);
+  std::string out(text);
+  free(text);
+  return out;
+}
+}  // namespace
 
 namespace page {
 
@@ -39,19 +40,9 @@ void first_frame() {
   EM_ASM({ if (Module.labReady) Module.labReady(); });
 }
 
-std::string initial_fragment() {
-  char* text = page_fragment();
-  std::string fragment(text);
-  free(text);
-  return fragment;
-}
+std::string initial_fragment() { return read_page_text(false); }
 
-std::string system_language() {
-  char* text = page_language();
-  std::string language(text);
-  free(text);
-  return language;
-}
+std::string system_language() { return read_page_text(true); }
 
 void language_changed(const char* code) {
   EM_ASM({

@@ -4,20 +4,15 @@
 // at n = 2048; prefers-reduced-motion slows Play; theme=auto follows prefers-color-scheme live.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { labSession, openLab } from './harness.mjs';
+import { frames, labSession, openLab } from './harness.mjs';
 
 const session = labSession();
 
 const state = page => page.evaluate(() => window.attentionLab.getState());
-// Key presses reach the app in its next drawn frame (its main loop runs in animation frames,
-// before this page's own callbacks): a few animation frames, however slow they are, suffice.
+// Key presses, then the frames that read them.
 async function press(page, ...keys) {
   for (const key of keys) await page.keyboard.press(key);
-  await page.evaluate(() => new Promise((resolve) => {
-    let frames = 0;
-    const tick = () => (++frames === 4 ? resolve() : requestAnimationFrame(tick));
-    requestAnimationFrame(tick);
-  }));
+  await frames(page);
 }
 
 // The screen-reader table as { caption, columns, rows, cells }.

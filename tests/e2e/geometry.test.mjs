@@ -3,16 +3,9 @@
 // after which the trace is what float64 computes here from the new matrices.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { labSession, openLab } from './harness.mjs';
+import { frames, labSession, openLab } from './harness.mjs';
 
 const session = labSession();
-
-// Input reaches the app in its next drawn frames (its loop runs in animation frames).
-const frames = page => page.evaluate(() => new Promise(resolve => {
-  let n = 0;
-  const tick = () => (++n === 4 ? resolve() : requestAnimationFrame(tick));
-  requestAnimationFrame(tick);
-}));
 
 async function drag(page, from, to) {
   await page.mouse.move(...from);

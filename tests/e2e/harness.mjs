@@ -66,6 +66,29 @@ export async function openLab(context, baseUrl, fragment = '') {
   return { page, errors };
 }
 
+// Input reaches the app in its next frames: its loop runs in animation frames (drawing only
+// when something changed), so waiting for `count` of them waits for the app however slow the
+// machine is, where a fixed time would not.
+export const frames = (page, count = 4) => page.evaluate((count) => new Promise((resolve) => {
+  let n = 0;
+  const tick = () => (++n >= count ? resolve() : requestAnimationFrame(tick));
+  requestAnimationFrame(tick);
+}), count);
+
+// `count` clicks at [x, y] on the canvas, some frames apart: the app reads the mouse once a
+// frame, so two quicker clicks would reach ImGui as one. Fixed times, not frames (frames(): a
+// double-click spaced by single frames did not always open a cell's text field).
+export async function click(page, [x, y], count = 1) {
+  await page.mouse.move(x, y);
+  await page.waitForTimeout(100);
+  for (let i = 0; i < count; i++) {
+    await page.mouse.down();
+    await page.waitForTimeout(60);
+    await page.mouse.up();
+    await page.waitForTimeout(60);
+  }
+}
+
 // For page.addInitScript / context.addInitScript: counts the frames the page draws, i.e. the
 // animation-frame callbacks that issued WebGL work (a clear or a draw), in
 // window.__drawnFrames = { drawn, lastDrawnEnd }. Behaviour, not timing: an idle page draws

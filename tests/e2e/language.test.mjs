@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
-import { labSession, openLab, launchBrowser, startServer } from './harness.mjs';
+import { click, labSession, openLab, launchBrowser, startServer } from './harness.mjs';
 
 const session = labSession();
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -82,12 +82,7 @@ test('the language button: the link\'s notes on screen follow it', async () => {
   const { page, errors } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2&lang=en&n=abc');
   const english = (await page_words(page)).notes;
   assert.ok(english.includes('ignored n=abc: expected a size from 1 to 2048'), english);
-  // A click the app reads in its next frame, then the redraw in the other language.
-  await page.mouse.move(...LANGUAGE_BUTTON);
-  await page.waitForTimeout(100);
-  await page.mouse.down();
-  await page.waitForTimeout(60);
-  await page.mouse.up();
+  await click(page, LANGUAGE_BUTTON);
   await page.waitForFunction(() => document.documentElement.lang === 'es');
   const spanish = (await page_words(page)).notes;
   const expected = es('ignored %s=%s: expected %s').replace('%s=%s', 'n=abc')

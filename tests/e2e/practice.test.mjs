@@ -4,7 +4,7 @@
 // unreadable answers, the session's score, and the panel as a person sees it.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { labSession, openLab } from './harness.mjs';
+import { frames, labSession, openLab } from './harness.mjs';
 
 const session = labSession();
 
@@ -121,16 +121,15 @@ test('unreadable answers get a sentence naming the answer, and nothing is scored
 test('the practice panel shows the question, then the verdict with the arithmetic', async () => {
   const { page, errors } = await openLab(session.browser.context, session.server.url,
                                          'preset=causal-3x2&step=softmax&mode=practice');
-  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const table = () => page.evaluate(() => document.getElementById('stage-table').textContent);
   await page.evaluate(() => window.attentionLab.practice());  // which key gets the largest weight?
-  await frames();
+  await frames(page, 2);
   // Predict, then see: the softmax step's numbers are the answer, hidden until it is given.
   assert.match(await table(), /Hidden until you answer/);
   assert.doesNotMatch(await table(), /0\.88/);
   await page.screenshot({ path: 'build/e2e-practice-question.png' });
   await page.evaluate(() => window.attentionLab.answer(2));
-  await frames();
+  await frames(page, 2);
   assert.match(await table(), /0\.88/, 'the weights shown once answered');
   await page.screenshot({ path: 'build/e2e-practice.png' });
   // Leaving practice mode is one key in the link.

@@ -4,7 +4,7 @@
 // (src/model/lab.cpp: splitmix64 over (seed << 32 | salt) · FNV prime, 31 steps of 0.1).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { labSession, openLab } from './harness.mjs';
+import { click, labSession, openLab } from './harness.mjs';
 
 const session = labSession();
 
@@ -59,7 +59,6 @@ function attention64(q, k, v, nq, nk, dk, dv) {
 const state = (page) => page.evaluate(() => window.attentionLab.getState());
 const trace = (page) => page.evaluate(() => window.attentionLab.trace());
 const set = (page, partial) => page.evaluate((p) => { window.attentionLab.setState(p); }, partial);
-const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 const CROSS = 'attn=cross&nq=3&nk=4&dk=2&dv=3&seed=7&causal=0&step=output';
 const Q = f32(typed(6, 20)), K = f32(typed(8, -4)), V = f32(typed(12, 60));
@@ -118,18 +117,6 @@ test('self-attention with projections keeps typed X and W through a new n, d_k a
 const CELL_Q00 = [58, 734], CELL_Q01 = [120, 734], NQ_PLUS = [126, 251], UNDO = [716, 25], REDO = [778, 25];
 const settle = (page) => page.waitForTimeout(200);  // a few frames: keys and clicks are read in the next frame
 const snapshot = async (page) => ({ state: await state(page), trace: await trace(page) });
-// Clicks a frame apart: the app reads the mouse once a frame, so a quick double-click would
-// reach ImGui as one click.
-async function click(page, [x, y], count = 1) {
-  await page.mouse.move(x, y);
-  await page.waitForTimeout(100);
-  for (let i = 0; i < count; i++) {
-    await page.mouse.down();
-    await page.waitForTimeout(60);
-    await page.mouse.up();
-    await page.waitForTimeout(60);
-  }
-}
 
 test('the inputs panel\'s edits undo and redo with Ctrl+Z, Ctrl+Shift+Z and the buttons, exactly', async () => {
   const { page, errors } = await openLab(session.browser.context, session.server.url, CROSS);
