@@ -17,6 +17,9 @@ add_library(imgui STATIC
 target_include_directories(imgui SYSTEM PUBLIC "${IMGUI_DIR}" "${IMGUI_DIR}/backends")
 # No demo window in the product; the debug tools stay available for development.
 target_compile_definitions(imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS)
+# Its test-engine hooks report each item drawn: src/ui/input/item_layout.cpp keeps them for the
+# page's layout() and for touch, which asks what is under a finger.
+target_compile_definitions(imgui PUBLIC IMGUI_ENABLE_TEST_ENGINE)
 
 if(EMSCRIPTEN)
   set(_gl_flags -sUSE_GLFW=3 -sUSE_WEBGL2=1 -sMAX_WEBGL_VERSION=2 -sMIN_WEBGL_VERSION=2)

@@ -13,7 +13,8 @@
 // Element API: `ready` (true once the instance drew its first frame) and a `ready` event,
 // `state` (last known), `setState(partial)`, and a `change` event whose detail is the new
 // state. Everything travels by postMessage; only messages from the instance's own frame and
-// origin, of the expected shapes, are read, and nothing received is ever evaluated.
+// origin, of the expected shapes, are read, and nothing received is ever evaluated. A swipe
+// that the instance cannot scroll further (at its top or bottom) scrolls the lesson instead.
 (function () {
   'use strict';
   if (window.customElements.get('attention-lab')) return;  // the script was included twice
@@ -31,6 +32,8 @@
 
   const isPlainObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
   const isStateValue = (x) => ['string', 'number', 'boolean'].includes(typeof x);
+  // An overscroll's distance: CSS pixels, at most a few screens in one message.
+  const isDistance = (x) => typeof x === 'number' && Number.isFinite(x) && Math.abs(x) <= 4000;
 
   function fragmentOf(state) {
     return Object.entries(state)
@@ -106,6 +109,10 @@
     _onMessage(event) {
       if (!this._frame || event.source !== this._frame.contentWindow || event.origin !== pageUrl.origin) return;
       const data = event.data;
+      if (isPlainObject(data) && data.type === 'attention-lab:overscroll') {
+        if (isDistance(data.dx) && isDistance(data.dy)) window.scrollBy({ left: data.dx, top: data.dy, behavior: 'instant' });
+        return;
+      }
       if (!isPlainObject(data) || typeof data.type !== 'string' || !isPlainObject(data.state)) return;
       const state = {};
       for (const [k, v] of Object.entries(data.state)) if (typeof k === 'string' && isStateValue(v)) state[k] = v;

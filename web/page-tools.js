@@ -74,14 +74,16 @@ window.attentionLabTools = function (Module, api, call) {
   };
   Module.labAnnounce = text => { live.textContent = text; };
 
-  // [preferences] the system's scheme (for theme=auto) and motion, followed live.
+  // [preferences] the system's scheme (for theme=auto), motion, and whether the pointer is a
+  // finger (larger targets), followed live.
   const dark = matchMedia('(prefers-color-scheme: dark)');
   const still = matchMedia('(prefers-reduced-motion: reduce)');
+  const coarse = matchMedia('(pointer: coarse)');
   const tellPreferences = () => {
-    if (ready()) call('lab_set_preferences', null, ['number', 'number'], [dark.matches ? 1 : 0, still.matches ? 1 : 0]);
+    if (ready()) call('lab_set_preferences', null, ['number', 'number', 'number'],
+                      [dark.matches ? 1 : 0, still.matches ? 1 : 0, coarse.matches ? 1 : 0]);
   };
-  dark.addEventListener('change', tellPreferences);
-  still.addEventListener('change', tellPreferences);
+  for (const query of [dark, still, coarse]) query.addEventListener('change', tellPreferences);
 
   // [visibility] the app draws nothing while the page is hidden or its canvas is out of view
   // (a lesson page may hold several instances); it reads Module.labHidden every tick.

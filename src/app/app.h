@@ -39,6 +39,7 @@ struct App {
   Options options;
   float ui_scale = 0;  // the scale and theme the fonts and style were built for
   int dark = -1;
+  bool touch_screen = false;
   std::optional<i18n::Lang> language_shown;  // the language the page was last told of
   LinkNotes link_notes;
   int frames = 0;

@@ -10,6 +10,7 @@
 #include <imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -25,6 +26,9 @@
 #include "page_tools.h"
 #include "theme.h"
 #include "ui.h"
+#include "web_input.h"
+#include "input/item_layout.h"
+#include "input/scroll.h"
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
@@ -153,20 +157,22 @@ void frame() {
 #endif
   if (app.ui.redraw) wake();
   app.ui.redraw = false;
+  if (web_input::animating(glfwGetTime())) wake();  // a swipe's momentum, a tap's frames
   // Fonts and style follow the screen's scale and the theme; rebuilt only when they change.
   const float scale = current_scale(app.window);
   // theme=auto follows the system's scheme (the page's media query in the browser).
   const std::string& theme = app.lab.state().theme;
   const int dark = theme == "dark" || (theme == "auto" && app.ui.prefers_dark);
-  if (scale != app.ui_scale || dark != app.dark) {
+  if (scale != app.ui_scale || dark != app.dark || app.ui.touch_screen != app.touch_screen) {
     if (scale != app.ui_scale) {
       ui::load_fonts(scale);
       ImGui_ImplOpenGL3_DestroyFontsTexture();
       ImGui_ImplOpenGL3_CreateFontsTexture();
     }
-    ui::apply_theme(dark != 0, scale);
+    ui::apply_theme(dark != 0, scale, app.ui.touch_screen);
     app.ui_scale = scale;
     app.dark = dark;
+    app.touch_screen = app.ui.touch_screen;
     wake();
   }
   const i18n::Lang lang = i18n::resolve(app.lab.state().lang, system_language());
@@ -183,9 +189,18 @@ void frame() {
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  web_input::before_new_frame();
+  // Ctrl+wheel zooms the heatmap under the mouse (ImGui leaves it unscrolled); the browser's
+  // wheel comes through web_input instead.
+  if (const ImGuiIO& io = ImGui::GetIO(); io.KeyCtrl && io.MouseWheel != 0)
+    ui::input::zoom_at(io.MousePos, std::pow(0.85f, io.MouseWheel));
   ImGui::NewFrame();
+  web_input::after_new_frame();
+  ui::input::begin_frame();
   lab::State next = ui::draw(app.lab, app.ui);
   ImGui::Render();
+  ui::input::end_frame();
+  web_input::after_frame();
 
   int fb_w = 0, fb_h = 0;
   glfwGetFramebufferSize(app.window, &fb_w, &fb_h);
@@ -284,6 +299,7 @@ int main(int argc, char** argv) {
     if (key == GLFW_KEY_TAB) ui::tab(g_app->ui, (mods & GLFW_MOD_SHIFT) != 0, true);
   });
   wake_on_input(app.window);
+  web_input::attach(app.window);
   ImGui_ImplGlfw_InitForOpenGL(app.window, true);
   tools::attach(app.lab, app.ui);
 #ifdef __EMSCRIPTEN__

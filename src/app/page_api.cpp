@@ -2,6 +2,7 @@
 // call through ccall (window.attentionLab, docs/embed.md). Pointers returned are valid until
 // the next call of the same function. The events the app sends the page are page_bridge.h's.
 #include <emscripten.h>
+#include <emscripten/html5.h>
 #include <malloc.h>
 
 #include <string>
@@ -17,6 +18,8 @@
 #include "load.h"
 #include "message.h"
 #include "page_tools.h"
+#include "web_input.h"
+#include "input/item_layout.h"
 
 #define PAGE_API EMSCRIPTEN_KEEPALIVE
 
@@ -40,6 +43,21 @@ PAGE_API void lab_set_state_json(const char* json, int message) {
   const lab::DecodedState d = message ? lab::decode_set_message(json) : lab::decode_state_object(json);
   apply_fragment(*g_app, d.fragment, false, d.notes);
 }
+// The interactive items of the last frame (layout()): [{label, kind, x, y, w, h}] in CSS pixels
+// from the canvas's top left corner (the page adds the canvas's place).
+PAGE_API const char* lab_layout() {
+  static std::string text;
+  const float dpr = float(emscripten_get_device_pixel_ratio());
+  nlohmann::json items = nlohmann::json::array();
+  for (const ui::input::Item& i : ui::input::last_frame_items())
+    items.push_back({{"label", i.label}, {"kind", ui::input::item_kind_name(i.kind)}, {"x", i.min.x / dpr},
+                     {"y", i.min.y / dpr}, {"w", (i.max.x - i.min.x) / dpr}, {"h", (i.max.y - i.min.y) / dpr}});
+  text = items.dump();
+  return text.c_str();
+}
+// The on-screen keyboard's text and keys (web_input.h).
+PAGE_API void lab_typed(const char* utf8) { web_input::typed(utf8); }
+PAGE_API void lab_key(int which) { web_input::key(which); }
 // Bytes of the WebAssembly heap in use (malloc'ed), so tests can see that thousands of
 // state changes leave it bounded.
 PAGE_API unsigned long lab_memory_bytes() { return (unsigned long)mallinfo().uordblks; }
@@ -107,9 +125,10 @@ PAGE_API int lab_tab(int back) {
 }
 
 // The system's colour scheme and motion preference changed.
-PAGE_API void lab_set_preferences(int dark, int reduced_motion) {
+PAGE_API void lab_set_preferences(int dark, int reduced_motion, int coarse_pointer) {
   g_app->ui.prefers_dark = dark != 0;
   g_app->ui.reduced_motion = reduced_motion != 0;
+  g_app->ui.touch_screen = coarse_pointer != 0;
   g_app->ui.redraw = true;
 }
 

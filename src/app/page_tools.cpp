@@ -43,6 +43,7 @@ std::string copy(const std::string& text) {
 void read_preferences(ui::Ui& ui) {
   ui.prefers_dark = EM_ASM_INT({ return matchMedia('(prefers-color-scheme: dark)').matches ? 1 : 0; });
   ui.reduced_motion = EM_ASM_INT({ return matchMedia('(prefers-reduced-motion: reduce)').matches ? 1 : 0; });
+  ui.touch_screen = EM_ASM_INT({ return matchMedia('(pointer: coarse)').matches ? 1 : 0; });
 }
 
 void send_table(const ui::StageTable& t) {

@@ -11,6 +11,7 @@
 #include "i18n.h"
 #include "theme.h"
 #include "ui.h"
+#include "input/item_layout.h"
 
 namespace ui {
 namespace {
@@ -168,7 +169,9 @@ void arithmetic(const lab::Lab& lab, lab::State& next, Ui& ui) {
   ImGui::TextUnformatted(tr("Query"));
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-  if (ImGui::BeginCombo("##query", (std::to_string(s.query) + "  " + lab.query_label(s.query)).c_str())) {
+  const std::string query_shown = std::to_string(s.query) + "  " + lab.query_label(s.query);
+  input::next_item(input::ItemKind::combo, query_shown);
+  if (ImGui::BeginCombo("##query", query_shown.c_str())) {
     // Only the visible entries become items: the list has up to 2048 queries.
     ImGuiListClipper clipper;
     clipper.Begin(s.nq);

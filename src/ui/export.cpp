@@ -19,6 +19,7 @@
 #include "i18n.h"
 #include "theme.h"
 #include "ui.h"
+#include "input/item_layout.h"
 
 namespace ui {
 namespace {
@@ -202,6 +203,7 @@ void export_menu(const lab::Lab& lab, Ui& ui) {
   // The line itself, selectable: where the clipboard is refused it can be copied by hand.
   std::string code = embed_code(s);
   ImGui::PushFont(fonts().mono);
+  input::next_item(input::ItemKind::text, "embed");
   ImGui::InputTextMultiline("##embed", code.data(), code.size() + 1, ImVec2(420 * scale, ImGui::GetTextLineHeight() * 4),
                             ImGuiInputTextFlags_ReadOnly);
   ImGui::PopFont();

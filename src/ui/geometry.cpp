@@ -12,6 +12,7 @@
 #include "i18n.h"
 #include "theme.h"
 #include "ui.h"
+#include "input/item_layout.h"
 
 namespace ui {
 namespace {
@@ -74,6 +75,7 @@ void geometry(const lab::Lab& lab, lab::State& next, Ui& ui) {
   auto to_screen = [&](ImVec2 v) { return ImVec2(centre.x + v.x * unit, centre.y - v.y * unit); };
   auto to_value = [&](ImVec2 p) { return ImVec2((p.x - centre.x) / unit, (centre.y - p.y) / unit); };
 
+  input::next_item(input::ItemKind::plot, "geometry", true);
   ImGui::InvisibleButton("geometry", size);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const Palette& pal = palette();

@@ -10,11 +10,13 @@
 #include "accessibility.h"
 #include "theme.h"
 #include "ui.h"
+#include "input/item_layout.h"
 
 namespace ui {
 namespace {
 
 constexpr double kPlaySeconds = 1.6;
+constexpr const char* kMenu = "☰##menu";  // the narrow header's menu: a symbol, in every language
 constexpr double kReducedMotionPlaySeconds = 5.0;  // prefers-reduced-motion: a slower pace
 
 void step_by(lab::State& next, int delta) {
@@ -33,6 +35,7 @@ void view_selector(const lab::State& s, lab::State& next, float width) {
   for (const lab::ViewName& v : lab::kViews)
     if (s.view == v.name) shown = tr(v.title);
   ImGui::SetNextItemWidth(width);
+  input::next_item(input::ItemKind::combo, shown);
   if (ImGui::BeginCombo("##view", shown)) {
     for (const lab::ViewName& v : lab::kViews)
       if (ImGui::Selectable(tr(v.title), s.view == v.name)) next.view = v.name;
@@ -92,20 +95,54 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
     ImGui::TextColored(palette().muted_text, "%s", formula);
   }
   // The buttons at the right of the title line, or on a line of their own where they would
-  // cover the title (a narrow embed).
-  if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + style.ItemSpacing.x <= buttons_x) ImGui::SameLine(buttons_x);
+  // cover the title (a narrow embed). Where even a line of their own is too narrow (a phone),
+  // the view and the history stay and the rest go into a menu.
+  const float content_w = ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x;
+  const bool in_menu = buttons_w > content_w;
+  const float menu_button_w = ImGui::CalcTextSize(kMenu, nullptr, true).x + style.FramePadding.x * 2;
+  if (in_menu) {
+    const float menu_w = view_w + history_buttons_width() + menu_button_w + style.ItemSpacing.x * 2;
+    if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + style.ItemSpacing.x <= content_w - menu_w)
+      ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - menu_w);
+  } else if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + style.ItemSpacing.x <= buttons_x) {
+    ImGui::SameLine(buttons_x);
+  }
   history_buttons(ui);
   ImGui::SameLine();
-  export_menu(lab, ui);
+  if (!in_menu) {
+    export_menu(lab, ui);
+    ImGui::SameLine();
+  }
+  // The view's name shortened (ellipsis) where a phone's line is narrower still.
+  const float view_room = content_w - history_buttons_width() - style.ItemSpacing.x * 2 - (in_menu ? menu_button_w : 0);
+  view_selector(s, next, std::min(view_w, view_room));
   ImGui::SameLine();
-  view_selector(s, next, view_w);
-  ImGui::SameLine();
-  if (ImGui::Button(theme_label)) next.theme = palette().dark ? "light" : "dark";
-  ImGui::SameLine();
-  if (ImGui::Button(lang_label)) next.lang = spanish ? "en" : "es";
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spanish ? "Show the interface in English" : "Mostrar la interfaz en español");
-  ImGui::SameLine();
-  about_button(ui);
+  // The other switches: on the line, or in the menu (a column of full-width buttons).
+  // A switch chosen in the menu closes it: the change is what the reader wanted to see.
+  const auto switches = [&](float width) {
+    if (ImGui::Button(theme_label, ImVec2(width, 0))) {
+      next.theme = palette().dark ? "light" : "dark";
+      if (width > 0) ImGui::CloseCurrentPopup();
+    }
+    if (width == 0) ImGui::SameLine();
+    if (ImGui::Button(lang_label, ImVec2(width, 0))) {
+      next.lang = spanish ? "en" : "es";
+      if (width > 0) ImGui::CloseCurrentPopup();
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spanish ? "Show the interface in English" : "Mostrar la interfaz en español");
+    if (width == 0) ImGui::SameLine();
+    about_button(ui);
+  };
+  if (!in_menu) {
+    switches(0);
+  } else {
+    if (ImGui::Button(kMenu)) ImGui::OpenPopup("header-menu");
+    if (ImGui::BeginPopup("header-menu")) {
+      export_menu(lab, ui);
+      switches(ImGui::GetItemRectSize().x);
+      ImGui::EndPopup();
+    }
+  }
   if (!formula_beside) ImGui::TextColored(palette().muted_text, "%s", formula);
 
   // The stepper: the walkthrough's and compare's; an experiment has its own controls.

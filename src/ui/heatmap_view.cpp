@@ -9,6 +9,8 @@
 #include "accessibility.h"
 #include "explain.h"
 #include "i18n.h"
+#include "input/item_layout.h"
+#include "input/scroll.h"
 #include "theme.h"
 
 namespace ui {
@@ -116,20 +118,24 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
   // The picture, painted by the colormap shader.
   const unsigned image = map_.paint(int(size.x), int(size.y), view_, heatmap_look(spec));
   ImGui::SetCursorScreenPos(origin);
+  // Where a drag pans (zoomed in) or paints, a touch drags instead of scrolling the page.
+  const bool zoomable = rows > 24 || cols > 24;
+  const bool zoomed = vw < float(cols) || vh < float(rows);
+  input::next_item(input::ItemKind::heatmap, spec.title ? spec.title : id, zoomed || spec.paints, zoomable);
   ImGui::InvisibleButton("plot", size);
   draw->AddImage(texture(image), origin, ImVec2(origin.x + size.x, origin.y + size.y));
   const bool hovered = ImGui::IsItemHovered();
 
-  // Pan and zoom through the texture; double-click shows the whole matrix again.
+  // Pan and zoom through the texture (Ctrl+wheel or a pinch: input/scroll.h); double-click
+  // shows the whole matrix again.
   ImGuiIO& io = ImGui::GetIO();
-  if (hovered && io.MouseWheel != 0 && (rows > 24 || cols > 24)) {
-    const float cx = view_.x0 + (io.MousePos.x - origin.x) / cw;
-    const float cy = view_.y0 + (io.MousePos.y - origin.y) / ch;
-    const float f = std::pow(0.85f, io.MouseWheel);
-    const float nw = std::clamp(vw * f, std::min(8.0f, float(cols)), float(cols));
-    const float nh = std::clamp(vh * f, std::min(8.0f, float(rows)), float(rows));
-    view_.x0 = cx - (cx - view_.x0) * nw / vw;
-    view_.y0 = cy - (cy - view_.y0) * nh / vh;
+  if (const auto zoom = input::take_zoom(origin, ImVec2(origin.x + size.x, origin.y + size.y)); zoom && zoomable) {
+    const float cx = view_.x0 + (zoom->at.x - origin.x) / cw;
+    const float cy = view_.y0 + (zoom->at.y - origin.y) / ch;
+    const float nw = std::clamp(vw * zoom->factor, std::min(8.0f, float(cols)), float(cols));
+    const float nh = std::clamp(vh * zoom->factor, std::min(8.0f, float(rows)), float(rows));
+    view_.x0 = cx - (cx - view_.x0) * nw / vw - zoom->pan.x / cw;
+    view_.y0 = cy - (cy - view_.y0) * nh / vh - zoom->pan.y / ch;
     view_.x1 = view_.x0 + nw;
     view_.y1 = view_.y0 + nh;
   }

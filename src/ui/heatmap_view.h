@@ -1,6 +1,6 @@
 // A heatmap as an ImGui widget: the GL-painted matrix plus axis labels, the selected row's
-// outline, cell values when cells are big enough, a colour legend, and pan/zoom (wheel and
-// drag) when the matrix is too large to show every cell.
+// outline, cell values when cells are big enough, a colour legend, and pan/zoom (Ctrl+wheel,
+// a pinch, a drag) when the matrix is too large to show every cell.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +24,8 @@ struct HeatmapSpec {
   int highlight_row = -1;
   int focus_row = -1, focus_col = -1;  // the keyboard's cell (accessibility.h), ringed and kept in view
   bool dimmed = false;
+  bool paints = false;  // clicks toggle cells (the mask's paint mode): a touch drag does not scroll
+  const char* title = nullptr;  // its name in the layout (input/item_layout.h); the id if none
   float max_cell = 56;  // cell size cap in unscaled pixels: small matrices stay compact
   float height = 0;     // height available for the plot (labels and legend excluded)
 };

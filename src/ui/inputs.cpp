@@ -9,6 +9,7 @@
 #include "i18n.h"
 #include "theme.h"
 #include "ui.h"
+#include "input/item_layout.h"
 
 namespace ui {
 namespace {
@@ -26,6 +27,7 @@ void section(const char* title) {
 void size_input(const char* label, int& value, int lo, int hi) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);  // room for "2048" beside the − + buttons
   int v = value;
+  input::next_item(input::ItemKind::input, tr(label));
   if (ImGui::InputInt(tr(label), &v, 1, 8)) value = std::clamp(v, lo, hi);
 }
 
@@ -53,6 +55,7 @@ void matrix_editor(const char* name, const std::vector<float>& flat, int batch, 
       ImGui::PushID(r * cols + c);
       ImGui::SetNextItemWidth(cell_w);
       // Drag to change, double-click (or Ctrl+click) to type a value.
+      input::next_item(input::ItemKind::drag, std::string(name) + "[" + std::to_string(r) + "," + std::to_string(c) + "]");
       edited |= ImGui::DragFloat("##v", &values[base + std::size_t(r) * cols + c], 0.02f, -100.0f, 100.0f, "%.2f");
       ImGui::PopID();
     }
@@ -79,7 +82,9 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
   section(N_("Example"));
   const lab::Preset* current = lab::find_preset(s.preset);
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::BeginCombo("##preset", current ? tr(current->title) : tr("Custom"))) {
+  const char* preset_shown = current ? tr(current->title) : tr("Custom");
+  input::next_item(input::ItemKind::combo, preset_shown);
+  if (ImGui::BeginCombo("##preset", preset_shown)) {
     for (const lab::Preset& p : lab::presets()) {
       if (ImGui::Selectable(tr(p.title), current == &p)) {
         next = p.state;
@@ -92,8 +97,10 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
 
   section(N_("Shape"));
   int kind = int(s.kind);
+  input::next_item(input::ItemKind::radio);
   if (ImGui::RadioButton(tr("self-attention"), &kind, 0)) next.kind = lab::Kind::self;
   ImGui::SameLine();
+  input::next_item(input::ItemKind::radio);
   if (ImGui::RadioButton(tr("cross"), &kind, 1)) next.kind = lab::Kind::cross;
   if (s.kind == lab::Kind::self)
     ImGui::TextColored(palette().muted_text, "%s", s.project ? "Q, K, V = X·W_Q, X·W_K, X·W_V" : tr("Q = K = V = X (no W)"));
@@ -103,16 +110,19 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
   if (s.kind == lab::Kind::cross) size_input("d_v", next.dv, 1, lab::Limits::max_d);
   int seed = int(s.seed);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+  input::next_item(input::ItemKind::input, tr("seed"));
   if (ImGui::InputInt(tr("seed"), &seed)) next.seed = std::uint32_t(std::max(seed, 0));
 
   section(N_("Scale"));
   const char* scales[] = {"1/√d_k", tr("none"), "1/d_k", tr("custom")};
   int sc = int(s.scale);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  input::next_item(input::ItemKind::combo, scales[sc]);
   if (ImGui::Combo("##scale", &sc, scales, 4)) next.scale = attn::ScaleMode(sc);
   if (s.scale == attn::ScaleMode::custom) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+    input::next_item(input::ItemKind::input, tr("custom"));
     ImGui::InputFloat("##custom", &next.custom_scale, 0, 0, "%.4g");
   }
 
@@ -120,6 +130,7 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const char* causal[] = {tr("no causal mask"), tr("causal (j ≤ i)"), tr("causal, bottom-right")};
   int ca = int(s.causal);
   ImGui::SetNextItemWidth(-1);
+  input::next_item(input::ItemKind::combo, causal[ca]);
   if (ImGui::Combo("##causal", &ca, causal, 3)) next.causal = attn::Causal(ca);
   bool padded = !s.pad.empty();
   if (ImGui::Checkbox(tr("padding (batch of 2)"), &padded))

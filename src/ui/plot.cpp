@@ -7,6 +7,7 @@
 
 #include "explain.h"
 #include "theme.h"
+#include "input/item_layout.h"
 
 namespace ui {
 namespace {
@@ -226,6 +227,7 @@ void plot(const char* id, const PlotSpec& spec, const std::vector<PlotSeries>& s
   }
   const float total_h = p1.y - top_left.y + line * 2 + 8 * scale + legend_h;
   ImGui::SetCursorScreenPos(p0);
+  input::next_item(input::ItemKind::plot);
   ImGui::InvisibleButton("plot", ImVec2(p1.x - p0.x, p1.y - p0.y));
   if (ImGui::IsItemHovered() && !series.empty()) {
     // The nearest x among the series' points, then every series' value there.

@@ -9,6 +9,7 @@
 #include "i18n.h"
 #include "theme.h"
 #include "ui.h"
+#include "input/item_layout.h"
 
 namespace ui {
 
@@ -44,12 +45,15 @@ void practice(const lab::Lab& lab, lab::State&, Ui& ui) {
       ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(tr("Check")).x -
                               ImGui::GetStyle().FramePadding.x * 2 - ImGui::GetStyle().ItemSpacing.x);
       const char* hint = q.kind == practice::Kind::shape ? tr("rows × columns") : tr("your answer");
+      // One number: a phone's number keyboard; a shape or a list: its full keyboard.
+      const bool several = q.expected.size() > 1 && q.kind != practice::Kind::shape;
+      const bool one_number = q.kind != practice::Kind::shape && !several;
+      input::next_item(one_number ? input::ItemKind::input : input::ItemKind::text, hint);
       const bool enter = ImGui::InputTextWithHint("##answer", hint, ui.practice_input, sizeof ui.practice_input,
                                                   ImGuiInputTextFlags_EnterReturnsTrue);
       ImGui::SameLine();
       if ((ImGui::Button(tr("Check")) || enter) && ui.practice_input[0] != 0)
         ui.practice_answer = nlohmann::json(std::string(ui.practice_input)).dump();
-      const bool several = q.expected.size() > 1 && q.kind != practice::Kind::shape;
       ImGui::TextColored(palette().muted_text, "%s", several ? tr("Numbers separated by commas.") : "");
     }
     if (!ui.practice_error.empty()) ImGui::TextColored(palette().accent, "%s", ui.practice_error.c_str());

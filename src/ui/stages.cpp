@@ -97,6 +97,8 @@ void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
                                          : [](int c) { return "d" + std::to_string(c); };
     spec.highlight_row = s.query;
     spec.dimmed = !reached;
+    spec.paints = step == lab::Step::mask && ui.paint_mask;
+    spec.title = stage_title(step);
     spec.height = ImGui::GetContentRegionAvail().y;
     std::tie(spec.focus_row, spec.focus_col) = focused_cell(lab, ui, step);
     const HeatmapHit hit = ui.stage_views[i].draw("map", spec);

@@ -38,7 +38,7 @@ void load_fonts(float scale) {
   io.Fonts->Build();
 }
 
-void apply_theme(bool dark, float scale) {
+void apply_theme(bool dark, float scale, bool touch) {
   ImGuiStyle style;
   if (dark) ImGui::StyleColorsDark(&style);
   else ImGui::StyleColorsLight(&style);
@@ -56,6 +56,15 @@ void apply_theme(bool dark, float scale) {
   style.ChildBorderSize = 1;
   style.ScrollbarSize = 12;
   style.ScrollbarRounding = 6;
+  if (touch) {
+    // A finger needs targets about 40 CSS pixels tall (the 16-pixel font's line plus the
+    // padding), and scrollbars and grabs it can hit.
+    style.FramePadding = ImVec2(10, 12);
+    style.ItemSpacing = ImVec2(10, 10);
+    style.ScrollbarSize = 18;
+    style.GrabMinSize = 24;
+    style.TouchExtraPadding = ImVec2(2, 2);
+  }
 
   Palette p;
   p.dark = dark;

@@ -24,7 +24,8 @@ struct Palette {
 };
 const Palette& palette();
 
-// Sets ImGui's style for a theme at a UI scale (1 on a standard screen, 2 on HiDPI).
-void apply_theme(bool dark, float scale);
+// Sets ImGui's style for a theme at a UI scale (1 on a standard screen, 2 on HiDPI); `touch`:
+// a touch screen's larger targets.
+void apply_theme(bool dark, float scale, bool touch);
 
 }  // namespace ui

@@ -47,6 +47,7 @@ struct Ui {
   bool redraw = false;
   // The reader's system settings (the page's media queries in the browser).
   bool prefers_dark = false, reduced_motion = false;
+  bool touch_screen = false;  // a coarse pointer: larger targets (theme.h)
   // Export (export.h): the app delivers files and copied text for its platform; each returns
   // the sentence the Export menu shows ("Saved to …", "Copied …"), a file also whether it went.
   std::function<ExportOutcome(const ExportFile&)> save;

@@ -35,8 +35,10 @@ export function labSession(options) {
 }
 
 // A browser context with a fresh profile (playwright passes it as --user-data-dir).
-// `locale` sets the browser's language (navigator.language), as a reader's system would.
-export async function launchBrowser({ viewport = { width: 1280, height: 800 }, deviceScaleFactor = 1, locale = 'en-US' } = {}) {
+// `locale` sets the browser's language (navigator.language), as a reader's system would;
+// `hasTouch` and `isMobile` make a tablet or a phone (a touch screen, a coarse pointer).
+export async function launchBrowser({ viewport = { width: 1280, height: 800 }, deviceScaleFactor = 1, locale = 'en-US',
+                                      hasTouch = false, isMobile = false } = {}) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-lab-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -44,6 +46,8 @@ export async function launchBrowser({ viewport = { width: 1280, height: 800 }, d
     viewport,
     deviceScaleFactor,
     locale,
+    hasTouch,
+    isMobile,
     args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', '--disable-gpu-sandbox',
            '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
@@ -109,3 +113,47 @@ export function countDrawnFrames() {
     }
   });
 }
+
+// [layout] Controls by their label, from attentionLab.layout() (the items of the last frame
+// drawn, in CSS pixels of the page), waiting frames until one matches: no fixed coordinates.
+export const layout = (page) => page.evaluate(() => window.attentionLab.layout());
+export async function findItem(page, { label, kind, near }, { timeout = 30000 } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const items = (await layout(page)).filter((i) => (label === undefined || (label instanceof RegExp ? label.test(i.label) : i.label === label)) &&
+                                                    (kind === undefined || i.kind === kind));
+    if (items.length) {
+      if (!near) return items[0];
+      const d = (i) => Math.hypot(i.x - near.x, i.y - near.y);
+      return items.reduce((a, b) => (d(b) < d(a) ? b : a));
+    }
+    if (Date.now() > deadline) throw new Error(`no ${kind ?? 'item'} labelled ${label} on screen`);
+    await frames(page, 2);
+  }
+}
+export const centre = (item) => [item.x + item.w / 2, item.y + item.h / 2];
+
+// Frames until `fn` (evaluated in the page, and awaited there) returns something truthy, and
+// that value: a wait on a condition, never on the clock.
+export async function until(page, fn, arg, { timeout = 30000 } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await page.evaluate(fn, arg);
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${fn}`);
+    await frames(page, 1);
+  }
+}
+
+// [touch] Real touch input through the DevTools protocol (a page of a context made with
+// hasTouch): a tap, and a swipe or a pinch as Chromium's gesture synthesizer makes them.
+export async function touchTap(cdp, [x, y]) {
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+}
+// `dy` > 0: the finger moves down (the content follows it, as reading back up).
+export const swipe = (cdp, [x, y], { dx = 0, dy = 0, speed = 800 } = {}) =>
+  cdp.send('Input.synthesizeScrollGesture', { x, y, xDistance: dx, yDistance: dy, speed, gestureSourceType: 'touch',
+                                              preventFling: true });
+export const pinch = (cdp, [x, y], scaleFactor) =>
+  cdp.send('Input.synthesizePinchGesture', { x, y, scaleFactor, relativeSpeed: 300, gestureSourceType: 'touch' });

@@ -43,6 +43,14 @@ void notice(const char* text) {
   ImGui::PopStyleColor();
 }
 
+void beside_if_room(float field, const char* label) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float label_w = ImGui::CalcTextSize(label, nullptr, true).x;
+  const float width = field + (label_w > 0 ? style.ItemInnerSpacing.x + label_w : 0);
+  if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+    ImGui::SameLine();
+}
+
 void plot_card(Grid& grid, const char* id, float height, const std::string& title, const std::string& note,
                const PlotSpec& spec, const std::vector<PlotSeries>& series,
                const std::vector<PlotMarker>& markers) {

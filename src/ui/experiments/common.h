@@ -26,6 +26,9 @@ void train(const lab::Lab& lab, lab::State& next, Ui& ui);
 // [SECTION] shared pieces
 void heading(const char* title);
 void notice(const char* text);  // what the student should notice, in the muted colour
+// Puts the next control, `field` wide and labelled `label`, beside the last one where the line
+// has room for both, else below it (a phone's narrow column).
+void beside_if_room(float field, const char* label);
 // The experiment's message for bad parameters, on the note colour; false when there is one
 // (the view then draws nothing else).
 bool parameters_ok(const lab::Lab& lab);

@@ -23,9 +23,10 @@ void gradients(const lab::Lab& lab, lab::State& next, Ui& ui) {
   if (ImGui::SliderFloat(tr("scale multiplier"), &mult, d.sweep_multiplier.front(), d.sweep_multiplier.back(), "%.3g",
                          ImGuiSliderFlags_Logarithmic))
     next.mult = mult;
-  ImGui::SameLine();
   int row = d.selected_query;
-  ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.5f, 160 * scale));
+  const float row_w = std::min(ImGui::GetContentRegionAvail().x * 0.5f, 160 * scale);
+  beside_if_room(row_w, tr("Jacobian row"));
+  ImGui::SetNextItemWidth(row_w);
   if (ImGui::SliderInt(tr("Jacobian row"), &row, 0, d.n - 1)) next.row = row;
   const std::string problem = i18n::format(tr("scale = multiplier / √d_k = %s; n = %d, d_k = %d, d_v = %d, seed %u"),
                                            num(d.scale).c_str(), d.n, d.dk, d.dv, d.seed);

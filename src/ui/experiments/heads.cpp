@@ -11,6 +11,7 @@
 #include "i18n.h"
 #include "plot.h"
 #include "theme.h"
+#include "input/item_layout.h"
 
 namespace ui::views {
 namespace {
@@ -41,15 +42,16 @@ void heads(const lab::Lab& lab, lab::State& next, Ui& ui) {
     next.kv_heads = std::min(s.kv_heads, h);
     while (h % next.kv_heads) --next.kv_heads;  // the largest divisor of h at most the old K/V count
   }
-  ImGui::SameLine();
+  beside_if_room(field, tr("K/V heads"));
   ImGui::SetNextItemWidth(field);
   std::string kv_label = std::to_string(s.kv_heads);
+  input::next_item(input::ItemKind::combo, kv_label);
   if (ImGui::BeginCombo(tr("K/V heads"), kv_label.c_str())) {
     for (int kv = 1; kv <= s.heads; ++kv)
       if (s.heads % kv == 0 && ImGui::Selectable(std::to_string(kv).c_str(), kv == s.kv_heads)) next.kv_heads = kv;
     ImGui::EndCombo();
   }
-  ImGui::SameLine();
+  beside_if_room(ImGui::GetFrameHeight(), tr("cross-attention"));
   bool cross = lab.state().kind == lab::Kind::cross;
   if (ImGui::Checkbox(tr("cross-attention"), &cross)) {
     next.kind = cross ? lab::Kind::cross : lab::Kind::self;
@@ -59,7 +61,7 @@ void heads(const lab::Lab& lab, lab::State& next, Ui& ui) {
     int nq = s.nq, nk = s.nk;
     ImGui::SetNextItemWidth(field);
     if (ImGui::SliderInt("n_q", &nq, 1, 16)) next.nq = nq;
-    ImGui::SameLine();
+    beside_if_room(field, "n_k");
     ImGui::SetNextItemWidth(field);
     if (ImGui::SliderInt("n_k", &nk, 1, 16)) next.nk = nk;
   }

@@ -8,6 +8,7 @@
 #include "i18n.h"
 #include "pitfalls.h"
 #include "plot.h"
+#include "input/item_layout.h"
 
 namespace ui::views {
 namespace {
@@ -43,6 +44,7 @@ void pitfalls(const lab::Lab& lab, lab::State& next, Ui& ui) {
         ImGui::GetItemRectMax().x + ImGui::CalcTextSize(tr(m.label)).x + 60 * ImGui::GetFontSize() / 16 <
             ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
       ImGui::SameLine();
+    input::next_item(input::ItemKind::radio);
     if (ImGui::RadioButton(tr(m.label), lab.state().pitfall == m.name)) next.pitfall = m.name;
     if (lab.state().pitfall == m.name) shown = &m;
   }

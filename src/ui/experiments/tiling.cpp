@@ -22,8 +22,9 @@ void tiling(const lab::Lab& lab, lab::State& next, Ui& ui) {
   int n = d.n, tile = d.tile;
   ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.4f, 240 * scale));
   if (ImGui::SliderInt(tr("n (queries = keys)"), &n, 1, lab::Limits::max_tiling_n)) next.nq = next.nk = n;
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.4f, 200 * scale));
+  const float tile_w = std::min(ImGui::GetContentRegionAvail().x * 0.4f, 200 * scale);
+  beside_if_room(tile_w, tr("keys per tile"));
+  ImGui::SetNextItemWidth(tile_w);
   if (ImGui::SliderInt(tr("keys per tile"), &tile, 1, d.n)) next.tile = tile;
   const std::string problem =
       i18n::format(tr("%d tiles; d_k = d_v = %d, scale 1/√d_k, seed %u. Selected query: q%d (click a row)."), w.tiles,

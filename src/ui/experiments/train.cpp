@@ -13,6 +13,7 @@
 #include "i18n.h"
 #include "tasks.h"
 #include "theme.h"
+#include "input/item_layout.h"
 
 namespace ui::views {
 namespace {
@@ -119,6 +120,7 @@ bool combo(const char* label, int* current, const char* const* items, int count,
   std::vector<const char*> shown;
   for (int i = 0; i < count; ++i) shown.push_back(tr(items[i]));
   field_width(label, width);
+  input::next_item(input::ItemKind::combo, shown[*current]);
   return ImGui::Combo(label, current, shown.data(), count);
 }
 
@@ -182,6 +184,7 @@ void controls(const lab::Lab& lab, lab::State& next, Ui& ui) {
   if (slider(tr("batch"), &v, 1, train::Limits::max_batch, w, ImGuiSliderFlags_Logarithmic)) c.batch = v;
   v = int(now.seed);
   field_width(tr("seed"), w);
+  input::next_item(input::ItemKind::input, tr("seed"));
   if (ImGui::InputInt(tr("seed"), &v) && v >= 0) c.seed = std::uint32_t(v);
 
   section(tr("Compare"));
@@ -191,7 +194,9 @@ void controls(const lab::Lab& lab, lab::State& next, Ui& ui) {
   if (compare) {
     static constexpr const char* kKeys[] = {"scale", "init", "lr"};
     ImGui::SetNextItemWidth(w);
-    if (ImGui::BeginCombo("##compared", setting_label(key, s.vs.substr(key.size() + 1)).c_str())) {
+    const std::string compared = setting_label(key, s.vs.substr(key.size() + 1));
+    input::next_item(input::ItemKind::combo, compared);
+    if (ImGui::BeginCombo("##compared", compared.c_str())) {
       for (const char* k : kKeys) {
         const std::string vs = compared_setting(k, now);
         if (ImGui::Selectable(setting_label(k, vs.substr(vs.find(':') + 1)).c_str(), key == k)) next.vs = vs;
@@ -357,9 +362,30 @@ void notes(train::Task task) {
 
 }  // namespace
 
-void train(const lab::Lab& lab, lab::State& next, Ui& ui) {
+// The run's status, curves, example and maps, or why it cannot train.
+void results(const lab::Lab& lab, Ui& ui) {
   const lab::Training& t = lab.training();
   const lab::State& s = lab.state();
+  if (!t.run()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().accent);
+    // train::validate's reasons stay in English (the training request's errors); tr() finds
+    // the model's own (N_ in training.cpp).
+    ImGui::TextWrapped(tr("This model cannot train: %s."), tr(t.error().c_str()));
+    ImGui::PopStyleColor();
+    return;
+  }
+  const std::string key = s.vs.substr(0, s.vs.find(':'));
+  const std::string this_run = setting_label(key, lab::train_setting(s.train, key));
+  const std::string other_run = key.empty() ? "" : setting_label(key, s.vs.substr(key.size() + 1));
+  status(t, this_run, other_run);
+  if (!t.compare_error().empty()) ImGui::TextWrapped(tr("No second run: %s."), tr(t.compare_error().c_str()));
+  curves(t, this_run, other_run);
+  example_tokens(t.run()->maps());
+  notes(s.train.task);
+  maps(lab, ui, other_run);
+}
+
+void train(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const float scale = ImGui::GetFontSize() / 16.0f;
   heading(tr("Training lab: a tiny attention model learns in front of you"));
   notice(tr("An attention-only transformer trains here on a toy task only attention can solve. Notice that the loss "
@@ -367,29 +393,21 @@ void train(const lab::Lab& lab, lab::State& next, Ui& ui) {
             "(entropy near 0) learns more slowly."));
   ImGui::Spacing();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
+  // A phone: the controls above the results, in the view's one scrolling column (a side
+  // panel there would leave each too narrow for its labels).
+  if (avail.x < 620 * scale) {
+    controls(lab, next, ui);
+    ImGui::Separator();
+    results(lab, ui);
+    return;
+  }
   const float left = std::min(300 * scale, avail.x * 0.4f);
   ImGui::BeginChild("train controls", ImVec2(left, avail.y), true, ImGuiWindowFlags_AlwaysUseWindowPadding);
   controls(lab, next, ui);
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("train results", ImVec2(0, avail.y), false);
-  if (!t.run()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, palette().accent);
-    // train::validate's reasons stay in English (the training request's errors); tr() finds
-    // the model's own (N_ in training.cpp).
-    ImGui::TextWrapped(tr("This model cannot train: %s."), tr(t.error().c_str()));
-    ImGui::PopStyleColor();
-  } else {
-    const std::string key = s.vs.substr(0, s.vs.find(':'));
-    const std::string this_run = setting_label(key, lab::train_setting(s.train, key));
-    const std::string other_run = key.empty() ? "" : setting_label(key, s.vs.substr(key.size() + 1));
-    status(t, this_run, other_run);
-    if (!t.compare_error().empty()) ImGui::TextWrapped(tr("No second run: %s."), tr(t.compare_error().c_str()));
-    curves(t, this_run, other_run);
-    example_tokens(t.run()->maps());
-    notes(s.train.task);
-    maps(lab, ui, other_run);
-  }
+  results(lab, ui);
   ImGui::EndChild();
 }
 

@@ -1,0 +1,284 @@
+#include "web_input.h"
+
+#ifdef __EMSCRIPTEN__
+#include <GLFW/glfw3.h>
+#include <emscripten.h>
+#include <emscripten/html5.h>
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <cmath>
+#include <deque>
+
+#include "app.h"
+#include "input/item_layout.h"
+#include "input/scroll.h"
+#include "input/touch.h"
+#include "input/wheel.h"
+
+namespace web_input {
+namespace {
+
+using ui::input::Point;
+
+float dpr() { return float(emscripten_get_device_pixel_ratio()); }
+ImVec2 to_imgui(Point p) { return ImVec2(p.x, p.y); }
+
+// The mouse ImGui sees while a finger leads it: one state a frame.
+struct MouseState {
+  Point p;
+  bool down = false;
+  bool twice = false;  // this press is a double-click
+};
+
+struct State {
+  std::deque<MouseState> queue;
+  MouseState shown;            // the last state applied, held until the real mouse moves
+  bool touch_leads = false;    // the last pointer input was a touch
+  bool force_double = false;   // set for the frame of a double tap's second press
+  std::deque<int> keys;        // GLFW keys the on-screen keyboard taps, one a frame
+  int key_down = -1;           // the key held during this frame
+  bool keyboard_open = false;  // the hidden text field has focus
+  bool field_seen = false;     // ImGui's text field became active since it opened
+  int frames_without_field = 0;
+  ui::input::Touch touch;
+} g;
+
+// [SECTION] what a touch does to the interface
+class Target final : public ui::input::TouchTarget {
+ public:
+  bool grabs(Point p) override {
+    const ui::input::Item* item = ui::input::item_at(to_imgui(p));
+    return item && item->grabs;
+  }
+  Point scroll(Point at, Point delta) override {
+    const ImVec2 moved = ui::input::scroll_at(to_imgui(at), ImVec2(delta.x, delta.y));
+    if (moved.x != 0 || moved.y != 0) wake();
+    return {moved.x, moved.y};
+  }
+  bool zoom(Point at, float factor, Point pan) override {
+    const bool zoomed = ui::input::zoom_at(to_imgui(at), factor, ImVec2(pan.x, pan.y));
+    if (zoomed) wake();
+    return zoomed;
+  }
+  void pointer(Point p, bool down) override {
+    // Moves while the button stays as it was replace the last queued one: a drag is drawn at
+    // the frame rate, not once per touch event.
+    if (!g.queue.empty() && g.queue.back().down == down && !g.queue.back().twice) g.queue.back().p = p;
+    else g.queue.push_back({p, down, false});
+    wake();
+  }
+  void tap(Point p, bool twice) override;
+  void overscroll(Point delta) override {
+    // To the page that embeds the lab (web/embed.js scrolls it), in CSS pixels.
+    const float scale = dpr();
+    EM_ASM({ if (Module.labOverscroll) Module.labOverscroll($0, $1); }, delta.x / scale, delta.y / scale);
+  }
+};
+Target g_target;
+
+// [SECTION] the on-screen keyboard: a hidden <input> that takes focus while an ImGui text
+// field is active, so a phone opens its keyboard; what it types reaches ImGui through
+// page_api.cpp's lab_typed and lab_key. A physical key already reached ImGui through GLFW's
+// listeners, so the field drops what such a key would type into it.
+EM_JS(void, open_keyboard, (int numeric), {
+  var field = Module.labTextField;
+  if (!field) {
+    field = Module.labTextField = document.createElement('input');
+    field.setAttribute('aria-hidden', 'true');
+    field.setAttribute('autocomplete', 'off');
+    field.setAttribute('autocapitalize', 'off');
+    field.setAttribute('spellcheck', 'false');
+    field.tabIndex = -1;
+    // In view (a keyboard opens only for a field on screen) but invisible and under the lab.
+    field.style.cssText = 'position:fixed;left:0;bottom:0;width:1px;height:1px;opacity:0;border:0;padding:0;' +
+                          'font-size:16px;pointer-events:none;';
+    document.body.appendChild(field);
+    var physical = false;
+    // A physical key's character (not a shortcut's, nor a composition's): GLFW typed it.
+    field.addEventListener('keydown', function (e) {
+      physical = e.key && e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey && !e.isComposing;
+    });
+    field.addEventListener('keyup', function () { physical = false; });
+    field.addEventListener('beforeinput', function (e) {
+      if (physical) { physical = false; e.preventDefault(); return; }
+      if (e.inputType === 'deleteContentBackward') { e.preventDefault(); Module.ccall('lab_key', null, ['number'], [1]); }
+      else if (e.inputType === 'insertLineBreak') { e.preventDefault(); Module.ccall('lab_key', null, ['number'], [2]); }
+    });
+    field.addEventListener('input', function () {
+      if (field.value) Module.ccall('lab_typed', null, ['string'], [field.value]);
+      field.value = '';
+    });
+  }
+  field.inputMode = numeric ? 'decimal' : 'text';
+  field.value = '';
+  if (document.activeElement !== field) field.focus({preventScroll: true});
+});
+EM_JS(void, close_keyboard, (), {
+  var field = Module.labTextField;
+  if (field && document.activeElement === field) {
+    field.blur();
+    var canvas = document.getElementById('canvas');
+    if (canvas) canvas.focus({preventScroll: true});
+  }
+});
+
+bool numeric(const ui::input::Item* item) { return !item || item->kind != ui::input::ItemKind::text; }
+
+void Target::tap(Point p, bool twice) {
+  g.queue.push_back({p, false, false});  // a frame of hover first: ImGui presses what it hovers
+  g.queue.push_back({p, true, twice});
+  g.queue.push_back({p, false, false});
+  // A field that a tap activates (a double tap, for a draggable value) opens the keyboard
+  // now, inside the touch's own event: phones open it only for a person's gesture.
+  const ui::input::Item* item = ui::input::item_at(to_imgui(p));
+  using ui::input::ItemKind;
+  if (item && (item->kind == ItemKind::input || item->kind == ItemKind::text || (twice && (item->kind == ItemKind::drag || item->kind == ItemKind::slider)))) {
+    open_keyboard(numeric(item));
+    g.keyboard_open = true;
+    g.field_seen = false;
+    g.frames_without_field = 0;
+  }
+  wake();
+}
+
+// [SECTION] the browser's events
+EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void*) {
+  const float scale = dpr();
+  const Point at{float(e->mouse.targetX) * scale, float(e->mouse.targetY) * scale};
+  double css_w = 0, css_h = 0;
+  emscripten_get_element_css_size("#canvas", &css_w, &css_h);
+  const ui::input::WheelScroll s = ui::input::wheel_scroll(
+      {e->deltaX, e->deltaY, ui::input::WheelMode(e->deltaMode), e->mouse.shiftKey != 0, e->mouse.ctrlKey != 0},
+      css_h * 0.875);
+  g.touch_leads = false;
+  if (s.zoom != 1) return g_target.zoom(at, float(s.zoom), {}) ? EM_TRUE : EM_FALSE;
+  // Not taken where nothing moves: an embedded lab at its end lets the page scroll on.
+  const Point moved = g_target.scroll(at, {float(s.x) * scale, float(s.y) * scale});
+  return moved.x != 0 || moved.y != 0 ? EM_TRUE : EM_FALSE;
+}
+
+// Every touch is the lab's (touch.h says why): each is taken from the browser.
+template <void (ui::input::Touch::*handle)(int, Point, double, ui::input::TouchTarget&)>
+EM_BOOL on_touch(int, const EmscriptenTouchEvent* e, void*) {
+  const float scale = dpr();
+  g.touch.set_scale(scale);
+  g.touch_leads = true;
+  const double now = emscripten_get_now() / 1000;
+  for (int i = 0; i < e->numTouches; ++i) {
+    const EmscriptenTouchPoint& t = e->touches[i];
+    if (t.isChanged) (g.touch.*handle)(t.identifier, {float(t.targetX) * scale, float(t.targetY) * scale}, now, g_target);
+  }
+  return EM_TRUE;
+}
+
+EM_BOOL on_touch_cancel(int, const EmscriptenTouchEvent*, void*) {
+  g.touch.cancel(g_target);
+  return EM_FALSE;
+}
+
+}  // namespace
+
+void attach(GLFWwindow* window) {
+  // The real mouse takes the lead back from a finger.
+  glfwSetCursorPosCallback(window, [](GLFWwindow*, double, double) {
+    g.touch_leads = false;
+    wake();
+  });
+  // Emscripten's GLFW hands the DOM's wheel deltas on unchanged (pixels or lines, down
+  // positive) and turns touches into a mouse; its listeners give way to these.
+  EM_ASM({
+    var canvas = Module['canvas'];
+    for (var type of ['wheel', 'mousewheel']) canvas.removeEventListener(type, GLFW.onMouseWheel, true);
+    canvas.removeEventListener('touchmove', GLFW.onMousemove, true);
+    canvas.removeEventListener('touchstart', GLFW.onMouseButtonDown, true);
+    canvas.removeEventListener('touchcancel', GLFW.onMouseButtonUp, true);
+    canvas.removeEventListener('touchend', GLFW.onMouseButtonUp, true);
+  });
+  emscripten_set_wheel_callback("#canvas", nullptr, EM_TRUE, on_wheel);
+  emscripten_set_touchstart_callback("#canvas", nullptr, EM_TRUE, on_touch<&ui::input::Touch::start>);
+  emscripten_set_touchmove_callback("#canvas", nullptr, EM_TRUE, on_touch<&ui::input::Touch::move>);
+  emscripten_set_touchend_callback("#canvas", nullptr, EM_TRUE, on_touch<&ui::input::Touch::end>);
+  emscripten_set_touchcancel_callback("#canvas", nullptr, EM_TRUE, on_touch_cancel);
+}
+
+void before_new_frame() {
+  ImGuiIO& io = ImGui::GetIO();
+  if (!g.queue.empty()) {
+    g.shown = g.queue.front();
+    g.queue.pop_front();
+    g.force_double = g.shown.twice;
+    g.touch_leads = true;
+    wake();  // the rest of the queue, a frame each
+  }
+  if (g.touch_leads) {
+    io.MousePos = to_imgui(g.shown.p);
+    io.MouseDown[0] = g.shown.down;
+  }
+  if (g.key_down >= 0) io.KeysDown[g.key_down] = false;
+  g.key_down = -1;
+  if (!g.keys.empty()) {
+    g.key_down = g.keys.front();
+    g.keys.pop_front();
+    io.KeysDown[g.key_down] = true;
+    wake();
+  }
+}
+
+void after_new_frame() {
+  if (g.force_double) ImGui::GetIO().MouseDoubleClicked[0] = true;
+  g.force_double = false;
+}
+
+void after_frame() {
+  const bool want = ImGui::GetIO().WantTextInput;
+  if (want && !g.keyboard_open && g.touch_leads) {
+    const ImGuiID active = ImGui::GetActiveID();
+    const ui::input::Item* item = nullptr;
+    for (const ui::input::Item& i : ui::input::last_frame_items())
+      if (i.id == active) item = &i;
+    open_keyboard(numeric(item));
+    g.keyboard_open = true;
+  }
+  if (!g.keyboard_open) return;
+  if (want) {
+    g.field_seen = true;
+    return;
+  }
+  // The field is done (Enter, a tap elsewhere), or the tap that opened the keyboard activated
+  // none: ImGui activates a field a frame or two after the tap, so that gets a few frames.
+  if (g.field_seen || ++g.frames_without_field > 4) {
+    close_keyboard();
+    g.keyboard_open = false;
+  } else {
+    wake();
+  }
+}
+
+bool animating(double now_seconds) { return g.touch.advance(now_seconds, g_target) || !g.queue.empty() || !g.keys.empty(); }
+
+void typed(const char* utf8) {
+  ImGui::GetIO().AddInputCharactersUTF8(utf8);
+  wake();
+}
+
+void key(int which) {
+  g.keys.push_back(which == 1 ? GLFW_KEY_BACKSPACE : GLFW_KEY_ENTER);
+  wake();
+}
+
+}  // namespace web_input
+
+#else
+
+namespace web_input {
+void attach(GLFWwindow*) {}
+void before_new_frame() {}
+void after_new_frame() {}
+void after_frame() {}
+bool animating(double) { return false; }
+void typed(const char*) {}
+void key(int) {}
+}  // namespace web_input
+
+#endif

@@ -1,0 +1,45 @@
+// The interactive items of the last frame drawn, with their visible labels, kinds and
+// rectangles: what attentionLab.layout() reports (tests find controls by label, not by pixel)
+// and what a touch asks before it decides between dragging a control and scrolling.
+//
+// Dear ImGui reports every item it adds and the label of most (its test-engine hooks, on in
+// this build: IMGUI_ENABLE_TEST_ENGINE). Some widgets look alike from there (a radio button
+// and a button, a slider and a text field); the few call sites that draw those say what comes
+// next with next_item(), and the heatmaps say whether they pan, paint or zoom.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ui::input {
+
+// `input`: a field for a number; `text`: one for free text.
+enum class ItemKind { button, checkbox, radio, combo, slider, drag, input, text, heatmap, plot, menu, header };
+const char* item_kind_name(ItemKind kind);
+
+struct Item {
+  ImGuiID id = 0;
+  std::string label;  // the visible text (ImGui's ##id part removed)
+  ItemKind kind = ItemKind::button;
+  ImVec2 min, max;    // in the framebuffer's pixels, label included (layout() reports these)
+  ImVec2 shown_min, shown_max;  // the part its window shows (what a finger can hit)
+  bool grabs = false; // a one-finger drag starting here moves the item, not the page
+  bool zooms = false; // a heatmap that Ctrl+wheel and a pinch zoom
+};
+
+// What the next item is, where ImGui cannot tell (and, if `label` is given, its visible text:
+// a combo's shown choice, a field whose label ImGui draws apart). `grabs`: a heatmap that pans
+// or paints under a drag (sliders and drags always grab); `zooms`: a heatmap that zooms.
+void next_item(ItemKind kind, std::string_view label = {}, bool grabs = false, bool zooms = false);
+
+// Called around each frame by the app: a new list starts, and the finished one is kept.
+void begin_frame();
+void end_frame();
+const std::vector<Item>& last_frame_items();
+// The topmost item of the last frame under `p`, or nullptr.
+const Item* item_at(ImVec2 p);
+
+}  // namespace ui::input

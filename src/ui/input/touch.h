@@ -1,0 +1,87 @@
+// Touch as a person expects it on a phone or a tablet, over an interface that Dear ImGui 1.86
+// only knows as a mouse: a one-finger drag scrolls the region under it (with momentum that a
+// new touch stops) unless it starts on a control that drags; a tap clicks and two taps
+// double-click; two fingers pinch-zoom and pan a heatmap. Where the region cannot move the way
+// a swipe goes (an embedded lab at its top or bottom), the swipe and its momentum go to the
+// page around the lab (overscroll), so a lesson never traps the reader.
+//
+// The lab takes every touch from the browser: Chromium sends a page the moves of a touch only
+// once its touchstart was cancelled (its headless gestures, at least, send none otherwise), so
+// the page's own scrolling cannot be the fallback; overscroll replaces it.
+//
+// No ImGui and no browser here: the recognizer works on points and times and acts through a
+// TouchTarget (the app's, src/app/web_input.cpp), so its rules are tested natively.
+#pragma once
+
+#include <map>
+
+namespace ui::input {
+
+struct Point {
+  float x = 0, y = 0;
+};
+
+// What the recognizer asks of the screen, and does to it.
+class TouchTarget {
+ public:
+  virtual ~TouchTarget() = default;
+  // Whether a control under `p` takes a one-finger drag (a slider, a draggable value, a
+  // zoomed heatmap that pans, a mask being painted).
+  virtual bool grabs(Point p) = 0;
+  // Scrolls the region under `at` by `delta` (positive: further down or right); returns how far
+  // the content moved.
+  virtual Point scroll(Point at, Point delta) = 0;
+  // Zooms the heatmap under `at` by `factor` (below 1: closer), panned by `pan`; false if none.
+  virtual bool zoom(Point at, float factor, Point pan) = 0;
+  // The mouse the interface sees: moved to `p`, its button down or up.
+  virtual void pointer(Point p, bool down) = 0;
+  // A click at `p` (a double-click when `twice`).
+  virtual void tap(Point p, bool twice) = 0;
+  // What the lab could not scroll: for the page around it.
+  virtual void overscroll(Point delta) = 0;
+};
+
+class Touch {
+ public:
+  // `scale`: device pixels per CSS pixel (distances below are CSS pixels times it).
+  explicit Touch(float scale = 1) : scale_(scale) {}
+  void set_scale(float scale) { scale_ = scale; }
+
+  // `t` in seconds.
+  void start(int id, Point p, double t, TouchTarget& target);
+  void move(int id, Point p, double t, TouchTarget& target);
+  void end(int id, Point p, double t, TouchTarget& target);
+  void cancel(TouchTarget& target);
+
+  // A frame: momentum after a swipe. True while the content still glides.
+  bool advance(double t, TouchTarget& target);
+  bool gliding() const { return gliding_; }
+
+  // How far a finger moves before a touch is a swipe rather than a tap, CSS pixels.
+  static constexpr float kSlop = 8;
+  // Momentum's decay time, seconds, and the speed where it stops, CSS pixels a second.
+  static constexpr double kGlideTau = 0.325, kGlideStop = 20;
+  // Two taps closer than this in time (seconds) and place (CSS pixels) are a double tap.
+  static constexpr double kDoubleTapTime = 0.4, kDoubleTapDistance = 24;
+
+ private:
+  enum class Mode { none, pending, drag, swipe, page, pinch, done };
+  float scale_;
+  Mode mode_ = Mode::none;
+  std::map<int, Point> fingers_;
+  Point start_, last_;
+  double last_t_ = 0;
+  Point velocity_;  // a swipe's, device pixels a second
+  // Momentum after a swipe: where it scrolls (or the page, `page_glide_`), how fast, since when.
+  bool gliding_ = false, page_glide_ = false;
+  Point glide_at_;
+  double glide_t_ = 0;
+  // The pinch's finger spread and midpoint at the last event.
+  float spread_ = 0;
+  Point mid_;
+  // The last tap, for double taps.
+  double tap_t_ = -1;
+  Point tap_p_;
+};
+
+}  // namespace ui::input

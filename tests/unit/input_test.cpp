@@ -1,0 +1,165 @@
+// The wheel's arithmetic and the touch recognizer (src/ui/input/): what a notch, a trackpad, a
+// swipe, a tap and a pinch become, against a recording target.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "input/touch.h"
+#include "input/wheel.h"
+
+namespace {
+
+using namespace ui::input;
+
+TEST(Wheel, NotchesOfChromiumAndFirefoxScrollAlike) {
+  const WheelScroll chromium = wheel_scroll({0, 100, WheelMode::pixel}, 600);
+  const WheelScroll firefox = wheel_scroll({0, 3, WheelMode::line}, 600);
+  EXPECT_DOUBLE_EQ(chromium.y, 100);  // down: positive, as far as a page would scroll
+  EXPECT_NEAR(firefox.y, chromium.y, 1e-9);
+  EXPECT_DOUBLE_EQ(wheel_scroll({0, -100, WheelMode::pixel}, 600).y, -100);
+  EXPECT_DOUBLE_EQ(wheel_scroll({0, 1, WheelMode::page}, 600).y, 600);
+}
+
+TEST(Wheel, TrackpadDeltasScrollInProportion) {
+  double total = 0;
+  for (int i = 0; i < 25; ++i) total += wheel_scroll({0, 4, WheelMode::pixel}, 600).y;
+  EXPECT_DOUBLE_EQ(total, 100);
+  EXPECT_DOUBLE_EQ(wheel_scroll({-7, 0, WheelMode::pixel}, 600).x, -7);
+}
+
+TEST(Wheel, ShiftScrollsSidewaysAndCtrlZooms) {
+  const WheelScroll shifted = wheel_scroll({0, 100, WheelMode::pixel, true}, 600);
+  EXPECT_DOUBLE_EQ(shifted.x, 100);
+  EXPECT_DOUBLE_EQ(shifted.y, 0);
+  const WheelScroll in = wheel_scroll({0, -100, WheelMode::pixel, false, true}, 600);
+  EXPECT_NEAR(in.zoom, 0.85, 1e-12);  // a notch up: closer, as the desktop's Ctrl+wheel
+  EXPECT_DOUBLE_EQ(in.y, 0);          // and no scrolling with it
+  EXPECT_GT(wheel_scroll({0, 3, WheelMode::line, false, true}, 600).zoom, 1);
+}
+
+// Records what the recognizer does; regions scroll without limit unless `stuck`.
+struct Recorder : TouchTarget {
+  bool grab = false, stuck = false;
+  Point scrolled, pan, overscrolled;
+  float zoom_factor = 1;
+  std::vector<std::pair<Point, bool>> pointers;
+  std::vector<bool> taps;  // each tap: whether a double
+  bool grabs(Point) override { return grab; }
+  Point scroll(Point, Point d) override {
+    if (stuck) return {};
+    scrolled.x += d.x;
+    scrolled.y += d.y;
+    return d;
+  }
+  bool zoom(Point, float f, Point p) override {
+    zoom_factor *= f;
+    pan.x += p.x;
+    pan.y += p.y;
+    return true;
+  }
+  void pointer(Point p, bool down) override { pointers.push_back({p, down}); }
+  void tap(Point, bool twice) override { taps.push_back(twice); }
+  void overscroll(Point d) override {
+    overscrolled.x += d.x;
+    overscrolled.y += d.y;
+  }
+};
+
+TEST(Touch, ASwipeUpScrollsDownByTheFingersTravelAndGlides) {
+  Touch touch;
+  Recorder r;
+  touch.start(1, {100, 400}, 0.0, r);
+  double t = 0;
+  for (float y = 390; y >= 200; y -= 10) touch.move(1, {100, y}, t += 0.016, r);
+  EXPECT_FLOAT_EQ(r.scrolled.y, 200);  // the content followed the finger, from where it touched
+  EXPECT_TRUE(r.taps.empty());
+  touch.end(1, {100, 200}, t + 0.008, r);
+  ASSERT_TRUE(touch.gliding());
+  double end = t + 0.008;
+  for (int i = 0; i < 600 && touch.advance(end += 0.016, r);) ++i;
+  EXPECT_FALSE(touch.gliding());  // it stops by itself
+  EXPECT_GT(r.scrolled.y, 300);   // 625 px/s when lifted: momentum adds about 625 × 0.325 px
+  EXPECT_LT(r.scrolled.y, 450);
+  EXPECT_FLOAT_EQ(r.overscrolled.y, 0);
+}
+
+TEST(Touch, ANewTouchStopsTheGlide) {
+  Touch touch;
+  Recorder r;
+  touch.start(1, {100, 400}, 0, r);
+  double t = 0;
+  for (float y = 380; y >= 100; y -= 20) touch.move(1, {100, y}, t += 0.016, r);
+  touch.end(1, {100, 100}, t, r);
+  ASSERT_TRUE(touch.gliding());
+  touch.advance(t + 0.016, r);
+  touch.start(2, {100, 300}, t + 0.03, r);
+  EXPECT_FALSE(touch.gliding());
+}
+
+TEST(Touch, ATapClicksAndTwoTapsDoubleClick) {
+  Touch touch;
+  Recorder r;
+  touch.start(1, {50, 50}, 0, r);
+  touch.move(1, {52, 51}, 0.05, r);  // a finger wobbles: still a tap
+  touch.end(1, {52, 51}, 0.1, r);
+  touch.start(1, {53, 50}, 0.25, r);
+  touch.end(1, {53, 50}, 0.3, r);
+  touch.start(1, {53, 50}, 2.0, r);  // much later: a single tap again
+  touch.end(1, {53, 50}, 2.05, r);
+  EXPECT_EQ(r.taps, (std::vector<bool>{false, true, false}));
+  EXPECT_FLOAT_EQ(r.scrolled.y, 0);
+}
+
+TEST(Touch, ADragOnAControlMovesTheControl) {
+  Touch touch;
+  Recorder r;
+  r.grab = true;
+  touch.start(1, {10, 10}, 0, r);
+  touch.move(1, {80, 12}, 0.1, r);
+  touch.end(1, {80, 12}, 0.2, r);
+  ASSERT_EQ(r.pointers.size(), 3u);
+  EXPECT_TRUE(r.pointers[0].second);
+  EXPECT_FLOAT_EQ(r.pointers[1].first.x, 80);
+  EXPECT_FALSE(r.pointers[2].second);
+  EXPECT_FLOAT_EQ(r.scrolled.x, 0);
+  EXPECT_FALSE(touch.gliding());
+}
+
+TEST(Touch, AtItsEndTheSwipeAndItsMomentumGoToThePage) {
+  Touch touch;
+  Recorder r;
+  r.stuck = true;
+  touch.start(1, {100, 100}, 0, r);
+  touch.move(1, {100, 140}, 0.02, r);
+  touch.move(1, {100, 240}, 0.04, r);
+  EXPECT_FLOAT_EQ(r.overscrolled.y, -140);  // the finger's whole travel, reading back up
+  touch.end(1, {100, 240}, 0.06, r);
+  ASSERT_TRUE(touch.gliding());
+  for (double t = 0.07; touch.advance(t, r); t += 0.016) {}
+  EXPECT_LT(r.overscrolled.y, -140);
+  EXPECT_TRUE(r.taps.empty());
+  EXPECT_FLOAT_EQ(r.scrolled.y, 0);
+}
+
+TEST(Touch, TwoFingersPinchAndPan) {
+  Touch touch;
+  Recorder r;
+  touch.start(1, {100, 100}, 0, r);
+  touch.start(2, {200, 100}, 0.01, r);
+  touch.move(1, {50, 100}, 0.03, r);   // spread 100 -> 150
+  touch.move(2, {250, 100}, 0.05, r);  // spread 150 -> 200, midpoint back where it was
+  EXPECT_NEAR(r.zoom_factor, 0.5, 1e-6);             // twice as close
+  EXPECT_NEAR(r.pan.x, -25 + 25, 1e-6);
+  touch.move(1, {80, 130}, 0.07, r);
+  touch.move(2, {280, 130}, 0.09, r);  // both fingers 30 down and right by 30: a pan
+  EXPECT_NEAR(r.pan.y, 30, 1e-4);
+  touch.end(1, {80, 130}, 0.1, r);
+  touch.move(2, {280, 300}, 0.12, r);  // the finger left behind does nothing
+  touch.end(2, {280, 300}, 0.13, r);
+  EXPECT_TRUE(r.taps.empty());
+  EXPECT_FLOAT_EQ(r.scrolled.y, 0);
+  EXPECT_FLOAT_EQ(r.overscrolled.y, 0);
+}
+
+}  // namespace
