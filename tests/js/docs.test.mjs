@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { webDir, nativeDir } from './cases.mjs';
+import { webDir, nativeDir, badRequests } from './cases.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const doc = fs.readFileSync(path.join(root, 'docs/contract.md'), 'utf8');
@@ -44,6 +44,20 @@ function assertSame(got, want, where) {
 test('docs/contract.md has examples of responses and of errors', () => {
   assert.ok(examples.filter((e) => e.response.error === undefined).length >= 4);
   assert.ok(examples.some((e) => e.response.error !== undefined));
+});
+
+// The table of error sentences: each first cell's `templates` as regular expressions, capitals
+// standing for values, [i] and [j] for positions and … for the rest (markdown escapes | as \|).
+const errorSection = doc.slice(doc.indexOf('\n## Errors'), doc.indexOf('\n## ', doc.indexOf('\n## Errors') + 1));
+const sentences = [...errorSection.matchAll(/^\| ((?:[^|\\]|\\.)+)\|/gm)]
+  .flatMap((row) => [...row[1].matchAll(/`([^`]+)`/g)].map((m) => m[1].replace(/\\\|/g, '|')))
+  .map((template) => new RegExp('^' + template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/\\\[[ij]\\\]/g, '\\[\\d+\\]').replace(/\b[A-Z]\b/g, '.+?').replace(/…/g, '.*') + '$'));
+
+test("every error sentence the tests know is in docs/contract.md's table", () => {
+  assert.ok(sentences.length >= 30, `only ${sentences.length} sentences found`);
+  for (const { name, error } of badRequests)
+    assert.ok(sentences.some((s) => s.test(error)), `${name}: "${error}" is not in docs/contract.md's table of errors`);
 });
 
 test('attention-cli prints each documented response, with exit status 0, or 2 for an error', () => {
