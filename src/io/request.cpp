@@ -93,7 +93,6 @@ std::array<int, 4> as4(const std::vector<int>& dims) {
   return d;
 }
 
-
 json parse_json(std::string_view text) {
   if (text.size() > Limits::max_request_bytes)
     fail("request: larger than " + std::to_string(Limits::max_request_bytes >> 20) +
