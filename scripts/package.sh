@@ -4,7 +4,9 @@
 # Each holds one folder, attention-lab-<version>/: the site the web build writes (the page,
 # embed.js, the kernel module attention.js/.wasm, attention-relaxed.wasm (the tiled kernel with
 # fused multiply-add, which both load where the browser runs relaxed SIMD), the examples, LICENSE
-# and THIRD_PARTY_NOTICES.md) and HOSTING.md (docs/HOSTING.md). The version is CMakeLists.txt's.
+# and THIRD_PARTY_NOTICES.md), HOSTING.md (docs/HOSTING.md), CHANGELOG.md, and in docs/ the
+# interfaces a course author's pages and scripts use (embed.md, contract.md, loading-data.md,
+# training.md, which link only to each other). The version is CMakeLists.txt's.
 # Builds the site first (scripts/build.sh web: nothing to do when it is up to date). Running it
 # again replaces the archives with identical ones; it prints their paths.
 #   scripts/package.sh
@@ -32,6 +34,9 @@ trap 'rm -rf "$stage"' EXIT
 mkdir "$stage/$name"
 cp -R "$site/." "$stage/$name/"
 cp docs/HOSTING.md "$stage/$name/HOSTING.md"
+cp CHANGELOG.md "$stage/$name/CHANGELOG.md"
+mkdir "$stage/$name/docs"
+cp docs/embed.md docs/contract.md docs/loading-data.md docs/training.md "$stage/$name/docs/"
 # Same build, same archives: one date for every entry (the compiled modules', which change only
 # when they are rebuilt; the build copies the hand-written files afresh each time), names in a
 # fixed order, no owner or gzip timestamp.

@@ -9,7 +9,7 @@
 //   attentionLab.download('png' | 'csv' | 'json')       a download, as the Export menu makes
 //   attentionLab.copyEmbedCode()                        "Copy embed code", as the menu does
 //   attentionLab.about()                                the About box's text (version, licenses)
-//   attentionLab.version                                the version, e.g. "1.0.0" (once loaded)
+//   attentionLab.version                                the version, e.g. "1.1.0" (once loaded)
 'use strict';
 window.attentionLabTools = function (Module, api, call) {
   const KINDS = { png: 0, csv: 1, json: 2, embed: 3 };

@@ -40,6 +40,11 @@ struct Request {
 
 Request parse_request(std::string_view json_text);
 
+// The request's fields and the names "outputs" takes: parse_request refuses any other
+// (docs/contract.md documents each; tests/unit/docs_test.cpp holds them together).
+const std::set<std::string>& request_fields();
+const std::set<std::string>& output_names();
+
 // Checks every front end shares (the JSON request, the typed-array API), so a problem reads
 // the same wherever it comes from. Each throws a RequestError.
 void check_tensor_elements(const std::string& field, std::uint64_t elements);
@@ -48,8 +53,8 @@ void check_heads_divide(const Shape& s);
 void check_score_limit(const Shape& s, bool needs_reference);
 // A scale that is finite as a float, returned as one.
 float check_scale(double scale);
-// Scores, masked scores and outputs must stay finite in float32 (docs: README, "The kernel
-// from the command line"): the kernels would answer NaN, or silently 0, past that.
+// Scores, masked scores and outputs must stay finite in float32 (docs/contract.md, "Limits"):
+// the kernels would answer NaN, or silently 0, past that.
 void check_ranges(const Inputs& in, const Options& o);
 
 // Computes a parsed request and writes the response JSON.

@@ -93,10 +93,6 @@ std::array<int, 4> as4(const std::vector<int>& dims) {
   return d;
 }
 
-const std::set<std::string> kFields{"q", "k", "v", "scale", "causal", "mask",
-                                    "outputs", "grad_output", "kernel"};
-const std::set<std::string> kOutputs{"output", "weights", "scores", "grad_q", "grad_k", "grad_v"};
-
 json parse_json(std::string_view text) {
   if (text.size() > Limits::max_request_bytes)
     fail("request: larger than " + std::to_string(Limits::max_request_bytes >> 20) +
@@ -164,6 +160,16 @@ void check_against_q(const Tensor& t, const Tensor& q, const char* name) {
 
 }  // namespace
 
+const std::set<std::string>& request_fields() {
+  static const std::set<std::string> fields{"q", "k", "v", "scale", "causal", "mask", "outputs", "grad_output", "kernel"};
+  return fields;
+}
+
+const std::set<std::string>& output_names() {
+  static const std::set<std::string> names{"output", "weights", "scores", "grad_q", "grad_k", "grad_v"};
+  return names;
+}
+
 void check_tensor_elements(const std::string& field, std::uint64_t elements) {
   if (elements > Limits::max_tensor_elements)
     fail(field + ": more than " + std::to_string(Limits::max_tensor_elements) +
@@ -187,7 +193,7 @@ Request parse_request(std::string_view json_text) {
   const json j = parse_json(json_text);
   if (!j.is_object()) fail("request: expected a JSON object");
   for (const auto& item : j.items())
-    if (!kFields.count(item.key())) fail("request: unknown field \"" + item.key() + "\"");
+    if (!request_fields().count(item.key())) fail("request: unknown field \"" + item.key() + "\"");
   for (const char* f : {"q", "k", "v"})
     if (!j.contains(f)) fail(std::string(f) + ": missing");
 
@@ -252,7 +258,7 @@ Request parse_request(std::string_view json_text) {
       const std::string at = "outputs[" + std::to_string(i) + "]";
       if (!outs[i].is_string()) fail(at + ": expected a name");
       const auto& name = outs[i].get_ref<const std::string&>();
-      if (!kOutputs.count(name))
+      if (!output_names().count(name))
         fail(at + ": unknown output \"" + name +
              "\" (expected output, weights, scores, grad_q, grad_k or grad_v)");
       r.outputs.insert(name);

@@ -210,6 +210,16 @@ constexpr const char* kMatrixKeys[] = {"q", "k", "v", "x", "wq", "wk", "wv"};
 bool is_matrix_key(std::string_view key) {
   return std::any_of(std::begin(kMatrixKeys), std::end(kMatrixKeys), [&](const char* k) { return key == k; });
 }
+// The other keys apply() reads. apply() refuses a key missing here, so this list, with the
+// matrices and what parse_fragment reads itself, is every key a link may carry (state_keys()).
+constexpr const char* kApplyKeys[] = {"step", "query", "batch", "n", "nq", "nk", "dk", "dmodel", "proj", "dv",
+                                      "mult", "row", "pitfall", "tile", "heads", "kvheads", "seed", "scale",
+                                      "causal", "attn", "play", "run", "spf", "view", "theme", "ui", "lang",
+                                      "mode", "pad", "block"};
+bool is_apply_key(std::string_view key) {
+  return is_matrix_key(key) ||
+         std::any_of(std::begin(kApplyKeys), std::end(kApplyKeys), [&](const char* k) { return key == k; });
+}
 std::vector<float>& matrix(State& s, std::string_view key) {
   std::vector<float>* all[] = {&s.q, &s.k, &s.v, &s.x, &s.wq, &s.wk, &s.wv};
   for (std::size_t i = 0; i < std::size(kMatrixKeys); ++i)
@@ -306,6 +316,16 @@ std::string compare_config(const State& s, train::Config& out) {
   return set_train(s.train, *key, s.vs.substr(colon + 1), out);
 }
 
+std::vector<std::string> state_keys() {
+  std::vector<std::string> keys{"preset", "task", "vs"};  // read by parse_fragment itself
+  keys.insert(keys.end(), std::begin(kApplyKeys), std::end(kApplyKeys));
+  keys.insert(keys.end(), std::begin(kMatrixKeys), std::end(kMatrixKeys));
+  for (const TrainKey& k : kTrainKeys) keys.push_back(k.key);
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
+}
+
 std::string train_setting(const train::Config& c, std::string_view key) {
   const TrainKey* k = find_train_key(key);
   return k ? k->text(c) : "";
@@ -319,6 +339,8 @@ namespace {
 // outside its key's range is not ignored: the nearest end of the range is used and
 // `out_of_range` set, so the view keeps its controls and the caller says what was changed.
 std::string apply(State& s, const std::string& key, const std::string& value, bool& out_of_range) {
+  const auto unknown = [&] { return i18n::format(tr("ignored unknown key \"%s\""), key.c_str()); };
+  if (!is_apply_key(key)) return unknown();
   // What was expected, as text (bad_text), or as a message translated here with the limits it
   // names (bad: from Limits, so the text cannot drift from the check).
   auto bad_text = [&](const std::string& expected) {
@@ -447,7 +469,7 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
     if (!parse_list(value, kMaxMatrix, m, entry))
       return bad(N_("numbers from -%g to %g separated by commas"), double(Limits::max_value), double(Limits::max_value));
   } else {
-    return i18n::format(tr("ignored unknown key \"%s\""), key.c_str());
+    return unknown();
   }
   return "";
 }

@@ -163,5 +163,8 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
 std::string to_fragment(const State& s, bool complete = false);
 // The same keys and values, in the same order, unjoined: the page API's getState() object.
 std::vector<std::pair<std::string, std::string>> state_pairs(const State& s, bool complete = false);
+// Every key parse_fragment reads, sorted: the link's, setState()'s and the element's
+// attributes' (docs/embed.md documents each; tests/unit/docs_test.cpp holds them together).
+std::vector<std::string> state_keys();
 
 }  // namespace lab

@@ -40,7 +40,8 @@ test('both archives hold one versioned folder with the same, complete site', () 
   for (const f of listed)
     assert.ok(fs.readFileSync(path.join(fromTar, name, f)).equals(fs.readFileSync(path.join(fromZip, name, f))), f);
   for (const f of ['index.html', 'attention-lab.js', 'attention-lab.wasm', 'attention-relaxed.wasm', 'page-tools.js',
-                   'embed.js', 'attention.js', 'attention.wasm', 'examples/lesson.html', 'LICENSE', 'THIRD_PARTY_NOTICES.md', 'HOSTING.md'])
+                   'embed.js', 'attention.js', 'attention.wasm', 'examples/lesson.html', 'LICENSE', 'THIRD_PARTY_NOTICES.md', 'HOSTING.md',
+                   'CHANGELOG.md', 'docs/embed.md', 'docs/contract.md', 'docs/loading-data.md', 'docs/training.md'])
     assert.ok(listed.includes(f), `${f} in the archive`);
 
   const site = path.join(fromZip, name);
@@ -52,6 +53,14 @@ test('both archives hold one versioned folder with the same, complete site', () 
     assert.ok(read('THIRD_PARTY_NOTICES.md').includes(shipped), `the notices name ${shipped}`);
   assert.match(read('HOSTING.md'), /application\/wasm/);
   assert.match(read('HOSTING.md'), /GitHub Pages/);
+  for (const doc of ['CHANGELOG.md', 'docs/embed.md', 'docs/contract.md'])
+    assert.equal(read(doc), fs.readFileSync(path.join(root, doc), 'utf8'), `${doc} as in the repository`);
+  // The changelog says what this version changed, for whoever upgrades a hosted copy to it.
+  assert.match(read('CHANGELOG.md'), new RegExp(`^## \\[${version.replace(/\./g, '\\.')}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm'));
+  // The shipped documents' links stay inside what is shipped.
+  for (const doc of listed.filter((f) => f.startsWith('docs/')))
+    for (const [, target] of read(doc).matchAll(/\]\(([^)#:]+)(#[^)]*)?\)/g))
+      assert.ok(listed.includes(path.posix.join('docs', target)), `${doc} links to ${target}, which is not in the archive`);
 });
 
 test("the archive's kernel module runs under Node and reports the version", async () => {

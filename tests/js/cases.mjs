@@ -7,8 +7,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 export const webDir = process.env.ATTN_WEB_DIR ?? path.join(root, 'build/web');
 export const nativeDir = process.env.ATTN_NATIVE_DIR ?? path.join(root, 'build/native');
-export const conformanceDir =
-  process.env.ATTN_CONFORMANCE_DIR ?? path.join(root, '../shared/conformance/onnx-attention');
+export const conformanceDir = path.join(root, 'tests/data/onnx-attention');
 
 // Every conformance case, read in place; throws when the folder is missing.
 export function conformanceCases() {

@@ -10,6 +10,20 @@ namespace {
 
 lab::State defaults() { return lab::presets().front().state; }
 
+// state_keys() is what the parser reads: each of its keys is read (a bad value is refused for
+// its value, never as an unknown key), and a key outside it is unknown.
+TEST(StateFragment, StateKeysAreTheKeysTheParserReads) {
+  const auto unknown = [](const std::string& key) {
+    for (const std::string& note : lab::parse_fragment(key + "=%01", defaults()).notes)
+      if (note.find("unknown key") != std::string::npos) return true;
+    return false;
+  };
+  const std::vector<std::string> keys = lab::state_keys();
+  EXPECT_GT(keys.size(), 40u);
+  for (const std::string& key : keys) EXPECT_FALSE(unknown(key)) << key;
+  for (const char* key : {"stepp", "Q", "d_k", "lr2", ""}) EXPECT_TRUE(unknown(key)) << key;
+}
+
 TEST(StateFragment, PresetIsTheBaseAndKeysOverrideIt) {
   const auto r = lab::parse_fragment("#step=softmax&preset=random&query=4", defaults());
   EXPECT_TRUE(r.notes.empty());

@@ -1,4 +1,4 @@
-// Locating and reading the test data: the shared conformance cases and this folder's tables.
+// Locating and reading the test data (tests/data/): the ONNX conformance cases and the tables.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -20,11 +20,11 @@ inline std::string read_file(const std::string& path) {
   return {std::istreambuf_iterator<char>(f), {}};
 }
 
-// The conformance case files, sorted; fails the calling test loudly when the folder is
-// missing (it lives in ../shared beside the checkout).
+// The conformance case files (tests/data/onnx-attention/), sorted; fails the calling test
+// loudly when there are none.
 inline std::vector<std::string> conformance_files() {
   std::vector<std::string> files;
-  const std::string dir = ATTN_CONFORMANCE_DIR;
+  const std::string dir = ATTN_TEST_DATA_DIR "/onnx-attention";
   if (DIR* d = opendir(dir.c_str())) {
     while (dirent* e = readdir(d)) {
       const std::string name = e->d_name;
@@ -33,7 +33,7 @@ inline std::vector<std::string> conformance_files() {
     closedir(d);
   }
   std::sort(files.begin(), files.end());
-  if (files.empty()) ADD_FAILURE() << "no conformance cases in " << dir << ": is ../shared beside the checkout?";
+  if (files.empty()) ADD_FAILURE() << "no conformance cases in " << dir;
   return files;
 }
 
