@@ -1,5 +1,6 @@
 // docs/embed.md's table of the page's script interface names every member that the page's
-// window.attentionLab has once it is ready: a member added without its documentation fails.
+// window.attentionLab has once it is ready, and nothing else: a member added without its
+// documentation fails, as does a documented one the page lacks.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -25,4 +26,5 @@ test("every member of window.attentionLab is in docs/embed.md", async () => {
   const documented = documentedMembers();
   assert.ok(members.length >= 15, members.join(', '));
   for (const name of members) assert.ok(documented.has(name), `attentionLab.${name} is not in docs/embed.md`);
+  for (const name of documented) assert.ok(members.includes(name), `docs/embed.md names attentionLab.${name}, which the page lacks`);
 });

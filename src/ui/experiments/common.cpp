@@ -33,7 +33,7 @@ namespace views {
 
 void heading(const char* title) {
   ImGui::PushFont(fonts().heading);
-  ImGui::TextUnformatted(title);
+  ImGui::TextWrapped("%s", title);  // on two lines on a phone rather than cut at its edge
   ImGui::PopFont();
 }
 
