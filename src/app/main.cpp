@@ -157,7 +157,7 @@ void frame() {
 #endif
   if (app.ui.redraw) wake();
   app.ui.redraw = false;
-  if (web_input::animating(glfwGetTime())) wake();  // a swipe's momentum, a tap's frames
+  if (web_input::animating()) wake();  // a swipe's momentum, a tap's frames
   // Fonts and style follow the screen's scale and the theme; rebuilt only when they change.
   const float scale = current_scale(app.window);
   // theme=auto follows the system's scheme (the page's media query in the browser).

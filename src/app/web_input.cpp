@@ -7,7 +7,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
-#include <cmath>
+#include <cfloat>
 #include <deque>
 
 #include "app.h"
@@ -22,6 +22,14 @@ namespace {
 using ui::input::Point;
 
 float dpr() { return float(emscripten_get_device_pixel_ratio()); }
+// The recognizer follows fingers on the screen, not on the canvas: when a swipe scrolls the
+// lesson around an embedded lab, the canvas moves under a finger that stays put, and canvas
+// coordinates would count that as the finger moving (and the lesson would shake). Where a
+// point of the screen is on the canvas: minus `g.screen_to_canvas`, as of the latest event.
+Point g_screen_to_canvas;
+ImVec2 on_canvas(Point screen) { return ImVec2(screen.x - g_screen_to_canvas.x, screen.y - g_screen_to_canvas.y); }
+// ImGui's "no mouse": a swipe hovers nothing (no tooltip follows the content under the finger).
+constexpr Point kNowhere{-FLT_MAX, -FLT_MAX};
 ImVec2 to_imgui(Point p) { return ImVec2(p.x, p.y); }
 
 // The mouse ImGui sees while a finger leads it: one state a frame.
@@ -48,27 +56,32 @@ struct State {
 class Target final : public ui::input::TouchTarget {
  public:
   bool grabs(Point p) override {
-    const ui::input::Item* item = ui::input::item_at(to_imgui(p));
+    const ui::input::Item* item = ui::input::item_at(on_canvas(p));
     return item && item->grabs;
   }
   Point scroll(Point at, Point delta) override {
-    const ImVec2 moved = ui::input::scroll_at(to_imgui(at), ImVec2(delta.x, delta.y));
+    if (g.touch_leads) pointer(kNowhere, false);
+    const ImVec2 moved = ui::input::scroll_at(on_canvas(at), ImVec2(delta.x, delta.y));
     if (moved.x != 0 || moved.y != 0) wake();
     return {moved.x, moved.y};
   }
   bool zoom(Point at, float factor, Point pan) override {
-    const bool zoomed = ui::input::zoom_at(to_imgui(at), factor, ImVec2(pan.x, pan.y));
+    const bool zoomed = ui::input::zoom_at(on_canvas(at), factor, ImVec2(pan.x, pan.y));
     if (zoomed) wake();
     return zoomed;
   }
-  void pointer(Point p, bool down) override {
-    // Moves while the button stays as it was replace the last queued one: a drag is drawn at
-    // the frame rate, not once per touch event.
+  void pointer(Point p, bool down) override { press(p.x == kNowhere.x ? kNowhere : to_point(on_canvas(p)), down); }
+  void tap(Point p, bool twice) override;
+
+ private:
+  static Point to_point(ImVec2 v) { return {v.x, v.y}; }
+  // The mouse ImGui sees, at `p` on the canvas. Moves while the button stays as it was replace
+  // the last queued one: a drag is drawn at the frame rate, not once per touch event.
+  void press(Point p, bool down) {
     if (!g.queue.empty() && g.queue.back().down == down && !g.queue.back().twice) g.queue.back().p = p;
     else g.queue.push_back({p, down, false});
     wake();
   }
-  void tap(Point p, bool twice) override;
   void overscroll(Point delta) override {
     // To the page that embeds the lab (web/embed.js scrolls it), in CSS pixels.
     const float scale = dpr();
@@ -125,7 +138,8 @@ EM_JS(void, close_keyboard, (), {
 
 bool numeric(const ui::input::Item* item) { return !item || item->kind != ui::input::ItemKind::text; }
 
-void Target::tap(Point p, bool twice) {
+void Target::tap(Point screen, bool twice) {
+  const Point p = to_point(on_canvas(screen));
   g.queue.push_back({p, false, false});  // a frame of hover first: ImGui presses what it hovers
   g.queue.push_back({p, true, twice});
   g.queue.push_back({p, false, false});
@@ -145,17 +159,23 @@ void Target::tap(Point p, bool twice) {
 // [SECTION] the browser's events
 EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void*) {
   const float scale = dpr();
-  const Point at{float(e->mouse.targetX) * scale, float(e->mouse.targetY) * scale};
+  const ImVec2 at(float(e->mouse.targetX) * scale, float(e->mouse.targetY) * scale);
   double css_w = 0, css_h = 0;
   emscripten_get_element_css_size("#canvas", &css_w, &css_h);
   const ui::input::WheelScroll s = ui::input::wheel_scroll(
       {e->deltaX, e->deltaY, ui::input::WheelMode(e->deltaMode), e->mouse.shiftKey != 0, e->mouse.ctrlKey != 0},
       css_h * 0.875);
   g.touch_leads = false;
-  if (s.zoom != 1) return g_target.zoom(at, float(s.zoom), {}) ? EM_TRUE : EM_FALSE;
-  // Not taken where nothing moves: an embedded lab at its end lets the page scroll on.
-  const Point moved = g_target.scroll(at, {float(s.x) * scale, float(s.y) * scale});
-  return moved.x != 0 || moved.y != 0 ? EM_TRUE : EM_FALSE;
+  bool taken = false;
+  if (s.zoom != 1) {
+    taken = ui::input::zoom_at(at, float(s.zoom));
+  } else {
+    // Not taken where nothing moves: an embedded lab at its end lets the page scroll on.
+    const ImVec2 moved = ui::input::scroll_at(at, ImVec2(float(s.x) * scale, float(s.y) * scale));
+    taken = moved.x != 0 || moved.y != 0;
+  }
+  if (taken) wake();
+  return taken ? EM_TRUE : EM_FALSE;
 }
 
 // Every touch is the lab's (touch.h says why): each is taken from the browser.
@@ -164,10 +184,14 @@ EM_BOOL on_touch(int, const EmscriptenTouchEvent* e, void*) {
   const float scale = dpr();
   g.touch.set_scale(scale);
   g.touch_leads = true;
-  const double now = emscripten_get_now() / 1000;
+  // When the browser made the event, not when it is handled: two taps stay a double tap on a
+  // page busy drawing between them.
+  const double when = e->timestamp / 1000;
   for (int i = 0; i < e->numTouches; ++i) {
     const EmscriptenTouchPoint& t = e->touches[i];
-    if (t.isChanged) (g.touch.*handle)(t.identifier, {float(t.targetX) * scale, float(t.targetY) * scale}, now, g_target);
+    if (!t.isChanged) continue;
+    g_screen_to_canvas = {float(t.screenX - t.targetX) * scale, float(t.screenY - t.targetY) * scale};
+    (g.touch.*handle)(t.identifier, {float(t.screenX) * scale, float(t.screenY) * scale}, when, g_target);
   }
   return EM_TRUE;
 }
@@ -255,7 +279,8 @@ void after_frame() {
   }
 }
 
-bool animating(double now_seconds) { return g.touch.advance(now_seconds, g_target) || !g.queue.empty() || !g.keys.empty(); }
+// Events' timestamps and emscripten_get_now() are both performance.now().
+bool animating() { return g.touch.advance(emscripten_get_now() / 1000, g_target) || !g.queue.empty() || !g.keys.empty(); }
 
 void typed(const char* utf8) {
   ImGui::GetIO().AddInputCharactersUTF8(utf8);
@@ -276,7 +301,7 @@ void attach(GLFWwindow*) {}
 void before_new_frame() {}
 void after_new_frame() {}
 void after_frame() {}
-bool animating(double) { return false; }
+bool animating() { return false; }
 void typed(const char*) {}
 void key(int) {}
 }  // namespace web_input

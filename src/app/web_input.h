@@ -20,7 +20,7 @@ void after_new_frame();
 // touch, and closes it when the field is done.
 void after_frame();
 // Whether a swipe's momentum or a queued tap still needs frames.
-bool animating(double now_seconds);
+bool animating();
 
 // From the hidden text field (page_api.cpp): text the on-screen keyboard typed, and its
 // Backspace (1) or Enter (2) where it sends no key events of its own.

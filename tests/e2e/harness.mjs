@@ -147,9 +147,15 @@ export async function until(page, fn, arg, { timeout = 30000 } = {}) {
 
 // [touch] Real touch input through the DevTools protocol (a page of a context made with
 // hasTouch): a tap, and a swipe or a pinch as Chromium's gesture synthesizer makes them.
-export async function touchTap(cdp, [x, y]) {
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+// `count` taps: sent together (the protocol keeps their order), so that a double tap is one
+// however slowly this process runs.
+export async function touchTap(cdp, [x, y], count = 1) {
+  const sent = [];
+  for (let i = 0; i < count; i++) {
+    sent.push(cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] }));
+    sent.push(cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] }));
+  }
+  await Promise.all(sent);
 }
 // `dy` > 0: the finger moves down (the content follows it, as reading back up).
 export const swipe = (cdp, [x, y], { dx = 0, dy = 0, speed = 800 } = {}) =>
