@@ -14,8 +14,8 @@ cd "$root"
 
 die() { printf 'package: error: %s\n' "$*" >&2; exit 1; }
 
-version=$(sed -n 's/^project(attention_lab VERSION \([0-9][0-9.]*\).*/\1/p' CMakeLists.txt)
-[ -n "$version" ] || die "no 'project(attention_lab VERSION x.y.z ...)' line in CMakeLists.txt"
+. scripts/env.sh
+version=$(project_version) || die "no version"
 command -v zip >/dev/null 2>&1 || die "zip is not installed: run scripts/setup.sh"
 
 # The build's own output goes to stderr, so stdout is only the archives' paths.
