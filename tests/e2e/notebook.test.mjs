@@ -1,0 +1,100 @@
+// The lab in notebooks (python/attention_lab, docs/notebooks.md), end to end: a fresh virtual
+// environment installs the package with `pip install ./python` (no network: its backend needs
+// nothing from PyPI), executes notebook/labs.ipynb with Debian's jupyter-nbconvert, and the
+// exported HTML is opened from file:// in Chromium with every network request refused. Each
+// lab must show the weights of the references the notebook wrote: float64 NumPy and PyTorch's
+// own per-head weights.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { launchBrowser } from './harness.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// Debian's Python, whose packages (NumPy, PyTorch, nbconvert, ipykernel) the venv sees.
+const python = process.env.ATTN_PYTHON || '/usr/bin/python3';
+const MAX_OUTPUT_BYTES = 1.5e6;
+
+function run(command, args, options = {}) {
+  return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options });
+}
+
+// Lab weights as one matrix per sequence: the trace is rank 2 for one sequence, rank 4
+// (batch, 1 head, n_q, n_k) for a batch.
+const perSequence = (weights) => (Array.isArray(weights[0][0]) ? weights.map((b) => b[0]) : [weights]);
+
+function assertClose(actual, expected, what) {
+  assert.equal(actual.length, expected.length, `${what}: ${actual.length} sequences, expected ${expected.length}`);
+  actual.forEach((rows, b) => rows.forEach((row, i) => row.forEach((x, j) => {
+    assert.ok(Math.abs(x - expected[b][i][j]) <= 2e-6,
+              `${what}: sequence ${b}, query ${i}, key ${j}: the lab shows ${x}, the reference is ${expected[b][i][j]}`);
+  })));
+}
+
+test('a notebook executed in a fresh venv shows labs with the references\' weights, from a file, offline',
+     { timeout: 300000 }, async (t) => {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-lab-notebook-'));
+  t.after(() => fs.rmSync(work, { recursive: true, force: true }));
+  const venv = path.join(work, 'venv');
+  const bin = (name) => path.join(venv, 'bin', name);
+  // Jupyter's folders inside the test's own: a kernel that runs the venv's Python, found first.
+  const env = {
+    ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: '1', JUPYTER_PATH: path.join(venv, 'share', 'jupyter'),
+    JUPYTER_DATA_DIR: path.join(work, 'jupyter'), JUPYTER_RUNTIME_DIR: path.join(work, 'jupyter', 'runtime'),
+    ATTN_REFERENCE: path.join(work, 'reference.json'), PYDEVD_DISABLE_FILE_VALIDATION: '1',
+  };
+
+  run(python, ['-m', 'venv', '--system-site-packages', venv]);
+  run(bin('python'), ['-m', 'pip', 'install', '--quiet', path.join(root, 'python')], { env });
+  run(bin('python'), ['-m', 'ipykernel', 'install', '--sys-prefix', '--name', 'attention-lab-test'], { env });
+  fs.copyFileSync(path.join(root, 'tests/e2e/notebook/labs.ipynb'), path.join(work, 'labs.ipynb'));
+  run(bin('python'), ['-m', 'nbconvert', '--to', 'html', '--execute', '--ExecutePreprocessor.timeout=300',
+                      '--ExecutePreprocessor.kernel_name=attention-lab-test', path.join(work, 'labs.ipynb')],
+      { env, cwd: work });
+  const reference = JSON.parse(fs.readFileSync(env.ATTN_REFERENCE, 'utf8'));
+  assert.ok(reference.package.startsWith(venv + path.sep), `the kernel imported ${reference.package}, not the venv's`);
+
+  const browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
+  t.after(() => browser.close());
+  const page = await browser.context.newPage();
+  const refused = [], fromLabs = [], errors = [];
+  await browser.context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file:')) return route.continue();
+    refused.push(url);
+    return route.abort();
+  });
+  page.on('request', (request) => { if (request.frame() !== page.mainFrame()) fromLabs.push(request.url()); });
+  page.on('console', (m) => { if (m.type() === 'error' && m.location().url.startsWith('about:srcdoc')) errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(pathToFileURL(path.join(work, 'labs.html')).href);
+
+  const iframes = await page.$$('iframe[srcdoc]');
+  assert.equal(iframes.length, reference.labs.length, 'one lab per show() or show_mha() output');
+  for (const [index, iframe] of iframes.entries()) {
+    const what = `lab ${index + 1}`;
+    const size = await iframe.evaluate((el) => el.outerHTML.length);
+    assert.ok(size <= MAX_OUTPUT_BYTES, `${what}: its output is ${size} bytes, over ${MAX_OUTPUT_BYTES}`);
+    const frame = await iframe.contentFrame();
+    const answer = await frame.evaluate(() => window.labNotebook.loaded);
+    assert.equal(answer.error, undefined, `${what}: ${answer.error}`);
+    const weights = perSequence(await frame.evaluate(() => window.attentionLab.trace().weights));
+    for (const source of ['numpy', 'torch']) {
+      if (reference.labs[index][source]) assertClose(weights, reference.labs[index][source], `${what} against ${source}`);
+    }
+  }
+  // The last lab asked for Spanish and the dark theme, the first for the softmax step.
+  const states = await Promise.all([iframes[0], iframes.at(-1)].map(async (el) =>
+    (await el.contentFrame()).evaluate(() => window.attentionLab.getState())));
+  assert.equal(states[0].step, 'softmax');
+  assert.deepEqual([states[1].lang, states[1].theme], ['es', 'dark']);
+
+  assert.deepEqual(fromLabs.filter((url) => !url.startsWith('blob:')), [], 'the labs fetched something');
+  assert.deepEqual(errors, []);
+  // Requests the notebook's template makes (its scripts from a CDN, where it names one) are not
+  // the labs'; they are refused all the same, and the labs work without them.
+  if (refused.length) t.diagnostic(`refused: ${refused.join(', ')}`);
+});
