@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "contract.h"
@@ -160,8 +161,8 @@ Loaded load(std::string_view request_json, std::string_view options_json, const 
   }
   if (shape.heads > 1)
     out.notes.push_back(i18n::format(
-        tr("Showing head %d of %d: the walkthrough shows one head (\"head\": h beside the request picks another)"), head,
-        shape.heads));
+        tr("Showing head %d of %d: the card \"All heads\" shows every head's weights, and a click on one shows it"),
+        head, shape.heads));
 
   // The walkthrough keeps every intermediate of every sequence: as many as its limits allow.
   const std::uint64_t per_sequence = std::uint64_t(shape.nq) * shape.nk;
@@ -182,13 +183,24 @@ Loaded load(std::string_view request_json, std::string_view options_json, const 
     }
     return part;
   };
-  const int kv_head = shape.kv_head_of(head);
-  s.q = slice(r.q, shape.heads, head, shape.nq, shape.dk);
-  s.k = slice(r.k, shape.kv_heads, kv_head, shape.nk, shape.dk);
-  s.v = slice(r.v, shape.kv_heads, kv_head, shape.nk, shape.dv);
-  s.pad.assign(batches > 1 ? std::size_t(batches) : 0, shape.nk);
-  s.blocked.clear();
-  if (!r.options.mask.empty()) map_mask(r.options.mask, head, batches, s);
+  // Every head as the walkthrough shows one (state.h's LoadedHead); the state shows `head`.
+  std::vector<LoadedHead> heads;
+  for (int h = 0; h < shape.heads; ++h) {
+    const int kv_head = shape.kv_head_of(h);
+    s.pad.assign(batches > 1 ? std::size_t(batches) : 0, shape.nk);
+    s.blocked.clear();
+    try {
+      if (!r.options.mask.empty()) map_mask(r.options.mask, h, batches, s);
+    } catch (const RequestError& e) {
+      if (shape.heads == 1) throw;
+      fail(std::string(e.what()) + " (head " + std::to_string(h) + ")");
+    }
+    heads.push_back({slice(r.q, shape.heads, h, shape.nq, shape.dk), slice(r.k, shape.kv_heads, kv_head, shape.nk, shape.dk),
+                     slice(r.v, shape.kv_heads, kv_head, shape.nk, shape.dv), std::move(s.pad), std::move(s.blocked)});
+  }
+  s.loaded_heads = std::make_shared<const std::vector<LoadedHead>>(std::move(heads));
+  show_head(s, head);
+  if (shape.heads == 1) s.loaded_heads.reset();  // the state holds the one head
 
   s.causal = r.options.causal;
   const float scale = r.options.scale;

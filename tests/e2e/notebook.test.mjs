@@ -3,7 +3,7 @@
 // nothing from PyPI), executes notebook/labs.ipynb with Debian's jupyter-nbconvert, and the
 // exported HTML is opened from file:// in Chromium with every network request refused. Each
 // lab must show the weights of the references the notebook wrote: float64 NumPy and PyTorch's
-// own per-head weights.
+// own per-head weights, for the head shown and for every other head it keeps.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -85,6 +85,20 @@ test('a notebook executed in a fresh venv shows labs with the references\' weigh
     for (const source of ['numpy', 'torch']) {
       if (reference.labs[index][source]) assertClose(weights, reference.labs[index][source], `${what} against ${source}`);
     }
+    // With several heads the lab keeps them all: each one shown in turn (the page API's head
+    // key, as the heads' card and selector set it) has its reference's weights.
+    const heads = reference.labs[index].heads;
+    if (!heads) continue;
+    const shownHead = Number((await frame.evaluate(() => window.attentionLab.getState())).head);
+    for (let h = 0; h < heads[0].length; h++) {
+      const shown = await frame.evaluate((head) => {
+        window.attentionLab.setState({ head });
+        return { head: window.attentionLab.getState().head, weights: window.attentionLab.trace().weights };
+      }, h);
+      assert.equal(shown.head, String(h), `${what}: setState({head: ${h}})`);
+      assertClose(perSequence(shown.weights), heads.map((sequence) => sequence[h]), `${what}, head ${h}`);
+    }
+    await frame.evaluate((head) => window.attentionLab.setState({ head }), shownHead);
   }
   // The last lab asked for Spanish and the dark theme, the first for the softmax step.
   const states = await Promise.all([iframes[0], iframes.at(-1)].map(async (el) =>
