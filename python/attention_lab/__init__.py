@@ -64,7 +64,8 @@ def _lab(data, *, step, height, lang, theme, name):
 
 def show(q, k, v, *, tokens=None, key_tokens=None, mask=None, causal=False, scale=None, head=0, step=None,
          height=560, lang=None, theme=None):
-    """The lab showing softmax(q kᵀ · scale + mask) v, one head (`head`) step by step.
+    """The lab showing softmax(q kᵀ · scale + mask) v step by step for one head (`head`), with
+    every head's weights beside it, a click away.
 
     q: (n_q, d_k), (heads, n_q, d_k) or (batch, heads, n_q, d_k); k: (…, n_k, d_k); v: (…, n_k, d_v),
     NumPy arrays or torch tensors of floats, all of one rank; k and v may have fewer heads than q
