@@ -3,7 +3,8 @@
 // nothing from PyPI), executes notebook/labs.ipynb with Debian's jupyter-nbconvert, and the
 // exported HTML is opened from file:// in Chromium with every network request refused. Each
 // lab must show the weights of the references the notebook wrote: float64 NumPy and PyTorch's
-// own per-head weights, for the head shown and for every other head it keeps.
+// own per-head weights, for the head shown and for every other head it keeps. Then a page
+// save_html() wrote, from a file too, where a click on a head's small map shows that head.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -11,7 +12,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { launchBrowser } from './harness.mjs';
+import { click, frames, launchBrowser } from './harness.mjs';
+import { assertClose, attention } from './reference.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // Debian's Python, whose packages (NumPy, PyTorch, nbconvert, ipykernel) the venv sees.
@@ -25,48 +27,44 @@ function run(command, args, options = {}) {
 // Lab weights as one matrix per sequence: the trace is rank 2 for one sequence, rank 4
 // (batch, 1 head, n_q, n_k) for a batch.
 const perSequence = (weights) => (Array.isArray(weights[0][0]) ? weights.map((b) => b[0]) : [weights]);
+const TOLERANCE = 2e-6;
 
-function assertClose(actual, expected, what) {
-  assert.equal(actual.length, expected.length, `${what}: ${actual.length} sequences, expected ${expected.length}`);
-  actual.forEach((rows, b) => rows.forEach((row, i) => row.forEach((x, j) => {
-    assert.ok(Math.abs(x - expected[b][i][j]) <= 2e-6,
-              `${what}: sequence ${b}, query ${i}, key ${j}: the lab shows ${x}, the reference is ${expected[b][i][j]}`);
-  })));
-}
-
-test('a notebook executed in a fresh venv shows labs with the references\' weights, from a file, offline',
-     { timeout: 300000 }, async (t) => {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-lab-notebook-'));
-  t.after(() => fs.rmSync(work, { recursive: true, force: true }));
+// One venv and one executed notebook for the file's tests.
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-lab-notebook-'));
+const venvPython = path.join(work, 'venv', 'bin', 'python');
+const referencePath = path.join(work, 'reference.json');
+let browser;
+test.before(async () => {
   const venv = path.join(work, 'venv');
-  const bin = (name) => path.join(venv, 'bin', name);
   // Jupyter's folders inside the test's own: a kernel that runs the venv's Python, found first.
   const env = {
     ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: '1', JUPYTER_PATH: path.join(venv, 'share', 'jupyter'),
     JUPYTER_DATA_DIR: path.join(work, 'jupyter'), JUPYTER_RUNTIME_DIR: path.join(work, 'jupyter', 'runtime'),
-    ATTN_REFERENCE: path.join(work, 'reference.json'), PYDEVD_DISABLE_FILE_VALIDATION: '1',
+    ATTN_REFERENCE: referencePath, PYDEVD_DISABLE_FILE_VALIDATION: '1',
   };
-
   run(python, ['-m', 'venv', '--system-site-packages', venv]);
-  run(bin('python'), ['-m', 'pip', 'install', '--quiet', path.join(root, 'python')], { env });
-  run(bin('python'), ['-m', 'ipykernel', 'install', '--sys-prefix', '--name', 'attention-lab-test'], { env });
+  run(venvPython, ['-m', 'pip', 'install', '--quiet', path.join(root, 'python')], { env });
+  run(venvPython, ['-m', 'ipykernel', 'install', '--sys-prefix', '--name', 'attention-lab-test'], { env });
   fs.copyFileSync(path.join(root, 'tests/e2e/notebook/labs.ipynb'), path.join(work, 'labs.ipynb'));
-  run(bin('python'), ['-m', 'nbconvert', '--to', 'html', '--execute', '--ExecutePreprocessor.timeout=300',
-                      '--ExecutePreprocessor.kernel_name=attention-lab-test', path.join(work, 'labs.ipynb')],
+  run(venvPython, ['-m', 'nbconvert', '--to', 'html', '--execute', '--ExecutePreprocessor.timeout=300',
+                   '--ExecutePreprocessor.kernel_name=attention-lab-test', path.join(work, 'labs.ipynb')],
       { env, cwd: work });
-  const reference = JSON.parse(fs.readFileSync(env.ATTN_REFERENCE, 'utf8'));
-  assert.ok(reference.package.startsWith(venv + path.sep), `the kernel imported ${reference.package}, not the venv's`);
+  browser = await launchBrowser();
+  // Every request but for a file is refused, in every test.
+  await browser.context.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
+});
+test.after(async () => {
+  await browser?.close();
+  fs.rmSync(work, { recursive: true, force: true });
+});
 
-  const browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
-  t.after(() => browser.close());
+test('a notebook executed in a fresh venv shows labs with the references\' weights, from a file, offline', async (t) => {
+  const reference = JSON.parse(fs.readFileSync(referencePath, 'utf8'));
+  assert.ok(reference.package.startsWith(path.join(work, 'venv') + path.sep), `the kernel imported ${reference.package}, not the venv's`);
+
   const page = await browser.context.newPage();
   const refused = [], fromLabs = [], errors = [];
-  await browser.context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith('file:')) return route.continue();
-    refused.push(url);
-    return route.abort();
-  });
+  page.on('requestfailed', (request) => refused.push(request.url()));
   page.on('request', (request) => { if (request.frame() !== page.mainFrame()) fromLabs.push(request.url()); });
   page.on('console', (m) => { if (m.type() === 'error' && m.location().url.startsWith('about:srcdoc')) errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -83,7 +81,7 @@ test('a notebook executed in a fresh venv shows labs with the references\' weigh
     assert.equal(answer.error, undefined, `${what}: ${answer.error}`);
     const weights = perSequence(await frame.evaluate(() => window.attentionLab.trace().weights));
     for (const source of ['numpy', 'torch']) {
-      if (reference.labs[index][source]) assertClose(weights, reference.labs[index][source], `${what} against ${source}`);
+      if (reference.labs[index][source]) assertClose(weights, reference.labs[index][source], TOLERANCE, `${what} against ${source}`);
     }
     // With several heads the lab keeps them all: each one shown in turn (the page API's head
     // key, as the heads' card and selector set it) has its reference's weights.
@@ -96,7 +94,7 @@ test('a notebook executed in a fresh venv shows labs with the references\' weigh
         return { head: window.attentionLab.getState().head, weights: window.attentionLab.trace().weights };
       }, h);
       assert.equal(shown.head, String(h), `${what}: setState({head: ${h}})`);
-      assertClose(perSequence(shown.weights), heads.map((sequence) => sequence[h]), `${what}, head ${h}`);
+      assertClose(perSequence(shown.weights), heads.map((sequence) => sequence[h]), TOLERANCE, `${what}, head ${h}`);
     }
     await frame.evaluate((head) => window.attentionLab.setState({ head }), shownHead);
   }
@@ -108,7 +106,37 @@ test('a notebook executed in a fresh venv shows labs with the references\' weigh
 
   assert.deepEqual(fromLabs.filter((url) => !url.startsWith('blob:')), [], 'the labs fetched something');
   assert.deepEqual(errors, []);
-  // Requests the notebook's template makes (its scripts from a CDN, where it names one) are not
-  // the labs'; they are refused all the same, and the labs work without them.
-  if (refused.length) t.diagnostic(`refused: ${refused.join(', ')}`);
+  // Requests the notebook's template makes (its scripts from a CDN, or Debian's copies where
+  // not installed) are not the labs'; they fail, and the labs work without them.
+  if (refused.length) t.diagnostic(`failed: ${refused.join(', ')}`);
+  await page.close();
+});
+
+// The heads' card in save_html()'s standalone page, 1280 × 800: head 2's map, in the card
+// beside the five stages, opens head 2 in the walkthrough.
+const HEAD_2_MAP = [755, 652];
+
+test('save_html() writes one page that works from a file, whose heads\' card opens the head clicked', async () => {
+  const file = path.join(work, 'heads.html'), data = path.join(work, 'heads.json');
+  run(venvPython, ['-c', `
+import json, sys
+import numpy as np
+import attention_lab
+rng = np.random.default_rng(5)
+q, k, v = (rng.standard_normal((4, 5, 8)).astype(np.float32) for _ in range(3))
+attention_lab.save_html(sys.argv[1], q, k, v, tokens=list("abcde"))
+json.dump({"q": q.tolist(), "k": k.tolist(), "v": v.tolist()}, open(sys.argv[2], "w"))`, file, data]);
+  const { q, k, v } = JSON.parse(fs.readFileSync(data, 'utf8'));
+  const page = await browser.context.newPage();
+  await page.goto(pathToFileURL(file).href);
+  assert.equal((await page.evaluate(() => window.labNotebook.loaded)).error, undefined);
+  await page.evaluate(() => { document.getElementById('load-message').hidden = true; });
+  await frames(page);
+  assert.equal((await page.evaluate(() => window.attentionLab.getState())).head, '0');
+  await click(page, HEAD_2_MAP);
+  await frames(page);
+  const shown = await page.evaluate(() => ({ head: window.attentionLab.getState().head, weights: window.attentionLab.trace().weights }));
+  assert.equal(shown.head, '2', 'a click on head 2\'s map shows head 2');
+  assertClose(shown.weights, attention(q[2], k[2], v[2], 1 / Math.sqrt(8)).weights, TOLERANCE, 'head 2\'s weights');
+  await page.close();
 });
