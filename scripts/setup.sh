@@ -25,7 +25,7 @@ packages=(
   fonts-dejavu-core libstb-dev python3-fonttools
   dpkg-dev xz-utils
   zip unzip
-  python3-numpy python3-venv python3-setuptools python3-pytest
+  python3-numpy python3-venv python3-pytest
   python3-torch jupyter-nbconvert python3-ipykernel
 )
 
