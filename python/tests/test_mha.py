@@ -10,7 +10,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import attention_lab  # noqa: E402
-from attention_lab import _torch  # noqa: E402
+from attention_lab import _inputs, _torch  # noqa: E402
 from reference import weights  # noqa: E402
 
 E, H, N, L, S = 8, 2, 3, 4, 5
@@ -98,3 +98,14 @@ def test_training_mode_with_dropout_warns():
     module = torch.nn.MultiheadAttention(E, H, dropout=0.1, batch_first=True).train()
     with pytest.warns(UserWarning, match="dropout"):
         _torch.mha_inputs(module, torch.randn(1, L, E), None, None, None, None)
+
+
+def test_show_takes_tensors_with_grad_and_bfloat16():
+    q = torch.randn(2, 3, 4, requires_grad=True)
+    k = torch.randn(2, 5, 4).to(torch.bfloat16)
+    d = _inputs.check(q, k, torch.randn(2, 5, 6, dtype=torch.float64))
+    np.testing.assert_array_equal(d.q[0], q.detach().numpy())
+    np.testing.assert_array_equal(d.k[0], k.float().numpy())
+    assert d.v.dtype == np.float32
+    with pytest.raises(TypeError, match=r"^q: dtype int32 is not supported"):
+        _inputs.check(torch.ones(3, 4, dtype=torch.int32), k[0], k[0])
