@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <string>
 
 #include "i18n.h"
@@ -13,11 +12,6 @@
 #include "ui.h"
 
 namespace ui {
-namespace {
-
-ImTextureID texture(unsigned name) { return reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(name)); }
-
-}  // namespace
 
 void heads_card(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const lab::State& s = lab.state();
@@ -54,10 +48,8 @@ void heads_card(const lab::Lab& lab, lab::State& next, Ui& ui) {
   side = std::floor(std::max(side, 16 * scale));
   const float aspect = float(s.nq) / float(s.nk);  // rows over columns, within the square
   const ImVec2 size(aspect > 1 ? side / aspect : side, aspect > 1 ? side : side * aspect);
-  render::HeatmapLook look;
+  const render::HeatmapLook look = heatmap_look(HeatmapSpec{});  // weights: sequential, 0 … 1
   const Palette& p = palette();
-  std::copy(p.background, p.background + 3, look.background);
-  std::copy(p.hatch, p.hatch + 3, look.hatch);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   for (int h = 0; h < count; ++h) {
     if (h % columns) ImGui::SameLine(0, gap);
@@ -71,7 +63,7 @@ void heads_card(const lab::Lab& lab, lab::State& next, Ui& ui) {
     if (ImGui::InvisibleButton("map", ImVec2(side, side))) lab::show_head(next, h);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::format(tr("Show head %d in the walkthrough"), h).c_str());
     const unsigned image = map.paint(int(size.x), int(size.y), {0, 0, float(s.nk), float(s.nq)}, look);
-    draw->AddImage(texture(image), at, ImVec2(at.x + size.x, at.y + size.y));
+    draw->AddImage(gl_texture(image), at, ImVec2(at.x + size.x, at.y + size.y));
     if (current)
       draw->AddRect(ImVec2(at.x - 1, at.y - 1), ImVec2(at.x + size.x + 1, at.y + size.y + 1),
                     ImGui::ColorConvertFloat4ToU32(p.accent), 0, 0, 2 * scale);
