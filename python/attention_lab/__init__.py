@@ -62,14 +62,15 @@ def _lab(data, *, step, height, lang, theme, name):
     return Lab(_page.document(_page.payload(data, state, name)), height)
 
 
-def show(q, k, v, *, tokens=None, key_tokens=None, mask=None, causal=False, scale=None, head=0, step=None,
+def show(q, k, v, *, tokens=None, key_tokens=None, mask=None, causal=False, scale=None, head=0, layer=0, step=None,
          height=560, lang=None, theme=None):
     """The lab showing softmax(q kᵀ · scale + mask) v step by step for one head (`head`), with
     every head's weights beside it, a click away.
 
     q: (n_q, d_k), (heads, n_q, d_k) or (batch, heads, n_q, d_k); k: (…, n_k, d_k); v: (…, n_k, d_v),
     NumPy arrays or torch tensors of floats, all of one rank; k and v may have fewer heads than q
-    (grouped-query attention). tokens label the queries (and the keys when n_q = n_k), key_tokens
+    (grouped-query attention). Several layers: lists of such arrays, one per layer, all of one
+    shape; `layer` is the one the walkthrough opens with. tokens label the queries (and the keys when n_q = n_k), key_tokens
     the keys. mask: booleans, True = may attend (the contract's sense; PyTorch's is the opposite),
     or an additive float mask of 0 and -inf, broadcast against (batch, heads, n_q, n_k). causal:
     False, True ('top_left') or 'bottom_right'. scale: default 1/√d_k. step: the walkthrough's
@@ -77,24 +78,31 @@ def show(q, k, v, *, tokens=None, key_tokens=None, mask=None, causal=False, scal
     theme: 'light', 'dark' or 'auto'. Raises TypeError or ValueError naming the argument.
     """
     data = _inputs.check(q, k, v, tokens=tokens, key_tokens=key_tokens, mask=mask, causal=causal, scale=scale,
-                         head=head)
+                         head=head, layer=layer)
     return _lab(data, step=step, height=height, lang=lang, theme=theme, name="show(q, k, v)")
 
 
 def show_mha(module, query, key=None, value=None, *, tokens=None, key_tokens=None, key_padding_mask=None,
-             attn_mask=None, is_causal=False, head=0, step=None, height=560, lang=None, theme=None):
+             attn_mask=None, is_causal=False, head=0, layer=0, step=None, height=560, lang=None, theme=None):
     """The lab showing a torch.nn.MultiheadAttention's attention on query, key, value (key and
     value default to query: self-attention), head `head`, with each head's q, k and v made by the
     module's own projections, so its weights are those of module(query, key, value,
     need_weights=True, average_attn_weights=False). Masks in PyTorch's sense: key_padding_mask
     (batch, n_k) and attn_mask (n_q, n_k) or (batch·heads, n_q, n_k), booleans True = blocked, or
-    floats added to the scores (0 or -inf). is_causal: a causal mask (top-left). The other
-    arguments are show()'s.
+    floats added to the scores (0 or -inf). is_causal: a causal mask (top-left). Several layers:
+    a list of modules and a list of their queries (keys and values: lists too, or None), the
+    masks the same for every layer. The other arguments are show()'s.
     """
     from . import _torch  # here: only a module's user needs PyTorch
 
-    q, k, v, allowed = _torch.mha_inputs(module, query, key, value, key_padding_mask, attn_mask)
-    data = _inputs.check(q, k, v, tokens=tokens, key_tokens=key_tokens, mask=allowed, causal=is_causal, head=head)
+    if isinstance(module, (list, tuple)):
+        layers = _torch.layers_inputs(module, query, key, value, key_padding_mask, attn_mask)
+        q, k, v = ([layer[i] for layer in layers] for i in range(3))
+        allowed = layers[0][3]
+    else:
+        q, k, v, allowed = _torch.mha_inputs(module, query, key, value, key_padding_mask, attn_mask)
+    data = _inputs.check(q, k, v, tokens=tokens, key_tokens=key_tokens, mask=allowed, causal=is_causal, head=head,
+                         layer=layer)
     return _lab(data, step=step, height=height, lang=lang, theme=theme, name="show_mha(module, …)")
 
 

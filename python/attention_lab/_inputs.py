@@ -16,8 +16,8 @@ from . import _limits
 
 @dataclass
 class Data:
-    """What a lab shows: float32 q, k, v of shape (batch, heads, n, d) and a boolean mask
-    (True = may attend) of a shape that broadcasts to (batch, heads, n_q, n_k), or None."""
+    """What a lab shows: float32 q, k, v of shape (layers, batch, heads, n, d) and a boolean
+    mask (True = may attend) of a shape that broadcasts to (batch, heads, n_q, n_k), or None."""
 
     q: np.ndarray
     k: np.ndarray
@@ -26,6 +26,8 @@ class Data:
     causal: object  # False, "top_left" or "bottom_right"
     scale: Optional[float]  # None: 1/sqrt(d_k)
     head: int
+    layer: int
+    layered: bool  # given as lists, one array per layer (even of one)
     query_tokens: Optional[list]
     key_tokens: Optional[list]
 
@@ -87,25 +89,26 @@ def _rank4(a):
     return a.reshape((1,) * (4 - a.ndim) + a.shape)
 
 
-def _check_shapes(q, k, v):
+def _check_shapes(q, k, v, at=""):
+    """q, k, v of one layer (`at`: its name in messages) as (batch, heads, n, d), fitting each other."""
     if not q.ndim == k.ndim == v.ndim:
-        raise ValueError(f"k, v: expected {q.ndim} axes like q (shape {q.shape}); got k {k.shape}, v {v.shape}")
+        raise ValueError(f"{at}k, v: expected {q.ndim} axes like q (shape {q.shape}); got k {k.shape}, v {v.shape}")
     q, k, v = _rank4(q), _rank4(k), _rank4(v)
     (batch, heads, nq, dk), (_, kv_heads, nk, _) = q.shape, k.shape
     if k.shape[0] != batch or v.shape[0] != batch:
-        raise ValueError(f"k, v: batch {k.shape[0]} and {v.shape[0]}, but q has {batch} sequences")
+        raise ValueError(f"{at}k, v: batch {k.shape[0]} and {v.shape[0]}, but q has {batch} sequences")
     if k.shape[3] != dk:
-        raise ValueError(f"k: d_k is {k.shape[3]} but q's is {dk} (q {q.shape[2:]}, k {k.shape[2:]})")
+        raise ValueError(f"{at}k: d_k is {k.shape[3]} but q's is {dk} (q {q.shape[2:]}, k {k.shape[2:]})")
     if v.shape[1] != kv_heads or v.shape[2] != nk:
-        raise ValueError(f"v: shape {v.shape} has {v.shape[1]} heads and {v.shape[2]} rows; "
+        raise ValueError(f"{at}v: shape {v.shape} has {v.shape[1]} heads and {v.shape[2]} rows; "
                          f"k has {kv_heads} and {nk}")
     if heads % kv_heads:
-        raise ValueError(f"k: {kv_heads} heads do not divide q's {heads} (grouped-query attention shares "
+        raise ValueError(f"{at}k: {kv_heads} heads do not divide q's {heads} (grouped-query attention shares "
                          "each K/V head among an equal number of query heads)")
-    for name, size in (("q: n_q", nq), ("k: n_k", nk)):
+    for name, size in ((f"{at}q: n_q", nq), (f"{at}k: n_k", nk)):
         if size > _limits.MAX_N:
             raise ValueError(f"{name} is {size}, more than the lab's {_limits.MAX_N}")
-    for name, size in (("q: d_k", dk), ("v: d_v", v.shape[3])):
+    for name, size in ((f"{at}q: d_k", dk), (f"{at}v: d_v", v.shape[3])):
         if size > _limits.MAX_D:
             raise ValueError(f"{name} is {size}, more than the lab's {_limits.MAX_D}")
     return q, k, v
@@ -172,28 +175,54 @@ def _tokens(name, tokens, count, axis):
 
 def _shown_batches(data):
     """As many sequences as the walkthrough keeps (src/model/load.cpp); the rest are not sent."""
-    batch, _, nq, _ = data.q.shape
-    nk = data.k.shape[2]
+    _, batch, _, nq, _ = data.q.shape
+    nk = data.k.shape[3]
     shown = min(batch, _limits.MAX_BATCH, max(1, _limits.MAX_BATCH_SCORES // (nq * nk)))
     if shown < batch:
         warnings.warn(f"q: the lab shows the first {shown} of {batch} sequences at this size", stacklevel=4)
-        data.q, data.k, data.v = data.q[:shown], data.k[:shown], data.v[:shown]
+        data.q, data.k, data.v = data.q[:, :shown], data.k[:, :shown], data.v[:, :shown]
         if data.mask is not None and data.mask.shape[0] > 1:
             data.mask = data.mask[:shown]
     return data
 
 
-def check(q, k, v, *, tokens=None, key_tokens=None, mask=None, causal=False, scale=None, head=0):
-    """show()'s data checked: a Data, or a TypeError/ValueError naming the argument."""
-    q, k, v = _check_shapes(real_tensor("q", q), real_tensor("k", k), real_tensor("v", v))
-    (batch, heads, nq, _), nk = q.shape, k.shape[2]
+def _layers(q, k, v):
+    """Each layer's q, k, v checked, as lists: one layer's arrays, or lists of one array per
+    layer, all of one shape."""
+    if not isinstance(q, (list, tuple)):
+        return [_check_shapes(real_tensor("q", q), real_tensor("k", k), real_tensor("v", v))]
+    for name, given in (("k", k), ("v", v)):
+        if not isinstance(given, (list, tuple)) or len(given) != len(q):
+            raise ValueError(f"{name}: expected a list of {len(q)} arrays like q, one per layer")
+    if not q:
+        raise ValueError("q: an empty list of layers")
+    layers = []
+    for i, arrays in enumerate(zip(q, k, v)):
+        at = f"layer {i} " if len(q) > 1 else ""
+        layers.append(_check_shapes(*(real_tensor(at + n, a) for n, a in zip("qkv", arrays)), at=at))
+        for n, a, first in zip("qkv", layers[-1], layers[0]):
+            if a.shape != first.shape:
+                raise ValueError(f"{at}{n}: shape {a.shape} differs from layer 0's {first.shape}; the lab shows "
+                                 "the layers' heads side by side")
+    return layers
+
+
+def check(q, k, v, *, tokens=None, key_tokens=None, mask=None, causal=False, scale=None, head=0, layer=0):
+    """show()'s data checked: a Data, or a TypeError/ValueError naming the argument. q, k, v:
+    one layer's arrays, or lists of one array per layer."""
+    layers = _layers(q, k, v)
+    (batch, heads, nq, _), nk = layers[0][0].shape, layers[0][1].shape[2]
     if isinstance(head, bool) or not isinstance(head, (int, np.integer)) or not 0 <= head < heads:
         raise ValueError(f"head: expected a head from 0 to {heads - 1}, the heads of q; got {head!r}")
+    if isinstance(layer, bool) or not isinstance(layer, (int, np.integer)) or not 0 <= layer < len(layers):
+        raise ValueError(f"layer: expected a layer from 0 to {len(layers) - 1}, the layers given; got {layer!r}")
     if key_tokens is None and tokens is not None and nq == nk:
         key_tokens = tokens  # self-attention: one list labels both axes
-    data = Data(q=q, k=k, v=v,
+    data = Data(q=np.stack([t[0] for t in layers]), k=np.stack([t[1] for t in layers]),
+                v=np.stack([t[2] for t in layers]),
                 mask=None if mask is None else _mask(mask, (batch, heads, nq, nk)),
-                causal=_causal(causal), scale=_scale(scale), head=int(head),
+                causal=_causal(causal), scale=_scale(scale), head=int(head), layer=int(layer),
+                layered=isinstance(q, (list, tuple)),
                 query_tokens=_tokens("tokens", tokens, nq, "queries"),
                 key_tokens=_tokens("key_tokens", key_tokens, nk, "keys"))
     return _shown_batches(data)

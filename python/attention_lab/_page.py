@@ -57,9 +57,14 @@ def payload(data, state, name):
     if data.key_tokens is not None:
         tokens["keys"] = data.key_tokens
     options = {"head": data.head, "name": name}
+    if data.layered:
+        options["layer"] = data.layer
     if tokens:
         options["tokens"] = tokens
-    return {**_app(), "request": request, "tensors": tensors, "options": options, "state": state}
+    # q, k, v have a layers axis first: boot.js loads {"layers": [request, ...]} where layers
+    # were given as lists, else the one layer's request.
+    return {**_app(), "layered": data.layered, "request": request, "tensors": tensors, "options": options,
+            "state": state}
 
 
 def _inline_script(match):

@@ -104,3 +104,15 @@ def mha_inputs(module, query, key, value, key_padding_mask, attn_mask):
     # The added keys are never blocked (PyTorch pads its masks with 0 / False for them).
     allowed = torch.cat([~blocked, blocked.new_ones(N, H, L, extra)], dim=3)
     return q, k, v, np.asarray(allowed.numpy())
+
+
+def layers_inputs(modules, queries, keys, values, key_padding_mask, attn_mask):
+    """mha_inputs() of each layer: modules, and lists of their queries (keys, values: lists or
+    None), the masks shared by every layer."""
+    count = len(modules)
+    for name, given in (("query", queries), ("key", keys), ("value", values)):
+        if given is not None and (not isinstance(given, (list, tuple)) or len(given) != count):
+            raise ValueError(f"{name}: expected a list of {count} tensors, one per module")
+    pick = lambda given, i: None if given is None else given[i]  # noqa: E731
+    return [mha_inputs(m, queries[i], pick(keys, i), pick(values, i), key_padding_mask, attn_mask)
+            for i, m in enumerate(modules)]

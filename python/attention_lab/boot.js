@@ -6,8 +6,10 @@
 //
 // Payload: {app, wasm: gzip + base64 of attention-lab.js and .wasm;
 //           request: the contract's request without its tensors (scale, causal);
-//           tensors: {q, k, v, mask?: {shape, dtype: "float32" | "bool", data: gzip + base64}};
-//           options: attentionLab.load()'s (tokens, head, name); state: setState()'s}.
+//           tensors: {q, k, v (a layers axis first), mask? (every layer's):
+//                     {shape, dtype: "float32" | "bool", data: gzip + base64}};
+//           layered: whether to load {"layers": [request, ...]} rather than one request;
+//           options: attentionLab.load()'s (tokens, head, layer, name); state: setState()'s}.
 // window.labNotebook.loaded resolves to load()'s answer ({notes} or {error}) once shown.
 'use strict';
 (function () {
@@ -27,13 +29,15 @@
   }
 
   async function request() {
-    const r = Object.assign({}, payload.request);
-    for (const [name, t] of Object.entries(payload.tensors)) {
-      const bytes = await unpack(t.data);
-      const values = t.dtype === 'float32' ? new Float32Array(bytes) : Array.from(new Uint8Array(bytes), (b) => b !== 0);
-      r[name] = nest(values, t.shape);
+    const t = {};
+    for (const [name, tensor] of Object.entries(payload.tensors)) {
+      const bytes = await unpack(tensor.data);
+      const values = tensor.dtype === 'float32' ? new Float32Array(bytes) : Array.from(new Uint8Array(bytes), (b) => b !== 0);
+      t[name] = nest(values, tensor.shape);
     }
-    return r;
+    const layers = t.q.map((q, l) => Object.assign({}, payload.request, { q, k: t.k[l], v: t.v[l] },
+                                                   t.mask ? { mask: t.mask } : {}));
+    return payload.layered ? { layers } : layers[0];
   }
 
   let loaded;

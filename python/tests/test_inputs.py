@@ -24,11 +24,11 @@ def raises(kind, pattern, *args, **kwargs):
         attention_lab.show(*args, **kwargs)
 
 
-def test_ranks_two_to_four_become_batch_heads_n_d_in_float32():
+def test_ranks_two_to_four_become_layers_batch_heads_n_d_in_float32():
     for lead in ((), (2,), (3, 2)):
         q, k, v = qkv(*lead)
         d = _inputs.check(q, k, v)
-        assert d.q.dtype == np.float32 and d.q.ndim == 4
+        assert d.q.dtype == np.float32 and d.q.ndim == 5 and d.q.shape[0] == 1 and not d.layered
         assert d.q.shape[-2:] == (3, 2) and d.v.shape[-2:] == (4, 5)
         np.testing.assert_array_equal(d.q.reshape(q.shape), q.astype(np.float32))
 
@@ -36,7 +36,7 @@ def test_ranks_two_to_four_become_batch_heads_n_d_in_float32():
 def test_grouped_query_heads_are_kept():
     q, k, v = qkv(1, 4, kv_heads=2)
     d = _inputs.check(q, k, v, head=3)
-    assert d.q.shape[1] == 4 and d.k.shape[1] == 2 and d.head == 3
+    assert d.q.shape[2] == 4 and d.k.shape[2] == 2 and d.head == 3
 
 
 def test_shapes_that_do_not_fit_name_the_tensor():
@@ -66,7 +66,7 @@ def test_unsupported_dtypes_are_refused():
     raises(TypeError, r"^v: dtype complex128 is not supported", q, k, v.astype(complex))
     raises(TypeError, r"^k: not an array", q, [[1, 2], [3]], v)
     d = _inputs.check(q.astype(np.float16), k, v)  # float16 widens exactly
-    np.testing.assert_array_equal(d.q[0, 0], q.astype(np.float16).astype(np.float32))
+    np.testing.assert_array_equal(d.q[0, 0, 0], q.astype(np.float16).astype(np.float32))
 
 
 def test_sizes_beyond_the_labs_limits():
@@ -85,10 +85,10 @@ def test_a_batch_beyond_what_the_walkthrough_keeps_is_cut_with_a_warning():
     q, k, v = qkv(_limits.MAX_BATCH + 3, 1)
     with pytest.warns(UserWarning, match="first 8 of 11 sequences"):
         d = _inputs.check(q, k, v)
-    assert d.q.shape[0] == d.k.shape[0] == d.v.shape[0] == 8
+    assert d.q.shape[1] == d.k.shape[1] == d.v.shape[1] == 8
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert _inputs.check(*qkv(_limits.MAX_BATCH, 1)).q.shape[0] == 8
+        assert _inputs.check(*qkv(_limits.MAX_BATCH, 1)).q.shape[1] == 8
 
 
 def test_masks_boolean_or_additive_become_the_contracts_booleans():
@@ -119,3 +119,19 @@ def test_tokens_head_causal_and_the_page_options():
     raises(ValueError, r"^theme: expected one of", q, k, v, theme="blue")
     raises(ValueError, r"^lang: expected one of", q, k, v, lang="fr")
     raises(ValueError, r"^height: expected a whole number of pixels", q, k, v, height=50)
+
+
+def test_layers_are_lists_of_one_shape():
+    layers = [qkv(2) for _ in range(3)]
+    q, k, v = (list(t) for t in zip(*layers))
+    d = _inputs.check(q, k, v, head=1, layer=2)
+    assert d.layered and d.q.shape == (3, 1, 2, 3, 2) and (d.head, d.layer) == (1, 2)
+    np.testing.assert_array_equal(d.v[1, 0], v[1].astype(np.float32))
+    raises(ValueError, r"^k: expected a list of 3 arrays like q", q, k[:2], v)
+    raises(ValueError, r"^layer 1 k: shape \(1, 2, 5, 2\) differs from layer 0's \(1, 2, 4, 2\)",
+           q, [k[0], rng.standard_normal((2, 5, 2)), k[2]], [v[0], rng.standard_normal((2, 5, 5)), v[2]])
+    raises(ValueError, r"^layer 1 v: shape \(1, 2, 4, 5\) has 2 heads and 4 rows; k has 2 and 5",
+           q, [k[0], rng.standard_normal((2, 5, 2)), k[2]], v)
+    raises(ValueError, re.escape("layer 2 q[0, 0, 0] is nan"), q[:2] + [np.where(np.eye(3, 2), np.nan, q[2])], k, v)
+    raises(ValueError, r"^layer: expected a layer from 0 to 2", q, k, v, layer=3)
+    assert not _inputs.check(*qkv(2), layer=0).layered

@@ -104,8 +104,24 @@ def test_show_takes_tensors_with_grad_and_bfloat16():
     q = torch.randn(2, 3, 4, requires_grad=True)
     k = torch.randn(2, 5, 4).to(torch.bfloat16)
     d = _inputs.check(q, k, torch.randn(2, 5, 6, dtype=torch.float64))
-    np.testing.assert_array_equal(d.q[0], q.detach().numpy())
-    np.testing.assert_array_equal(d.k[0], k.float().numpy())
+    np.testing.assert_array_equal(d.q[0, 0], q.detach().numpy())
+    np.testing.assert_array_equal(d.k[0, 0], k.float().numpy())
     assert d.v.dtype == np.float32
     with pytest.raises(TypeError, match=r"^q: dtype int32 is not supported"):
         _inputs.check(torch.ones(3, 4, dtype=torch.int32), k[0], k[0])
+
+
+def test_several_layers_are_each_modules_own():
+    torch.manual_seed(3)
+    modules = [torch.nn.MultiheadAttention(E, H, batch_first=True).eval() for _ in range(3)]
+    xs = [torch.randn(N, L, E) for _ in modules]
+    padding = torch.zeros(N, L, dtype=torch.bool)
+    padding[0, -1] = True
+    layers = _torch.layers_inputs(modules, xs, None, None, padding, None)
+    for (q, k, v, allowed), module, x in zip(layers, modules, xs):
+        np.testing.assert_allclose(weights(q, k, allowed), torch_weights(module, x, x, x, key_padding_mask=padding),
+                                   atol=1e-6)
+    lab = attention_lab.show_mha(modules, xs, key_padding_mask=padding, layer=1, head=1)
+    assert '"layered":true' in lab.document and '"layer":1' in lab.document
+    with pytest.raises(ValueError, match=r"^query: expected a list of 3 tensors, one per module"):
+        attention_lab.show_mha(modules, xs[:2])

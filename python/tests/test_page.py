@@ -34,13 +34,13 @@ def test_the_payload_is_the_data_and_the_app():
     lab = attention_lab.show(q, k, v, mask=mask, causal="bottom_right", scale=0.25, head=1, step="softmax",
                              lang="es", theme="dark", tokens=["a", "b", "c"], key_tokens=list("vwxyz"))
     p = payload(lab.document)
-    assert p["request"] == {"scale": 0.25, "causal": "bottom_right"}
+    assert p["request"] == {"scale": 0.25, "causal": "bottom_right"} and not p["layered"]
     assert p["options"] == {"head": 1, "name": "show(q, k, v)", "tokens": {"queries": ["a", "b", "c"],
                                                                           "keys": list("vwxyz")}}
     assert p["state"] == {"step": "softmax", "lang": "es", "theme": "dark"}
     for name, sent in (("q", q), ("k", k), ("v", v)):
         t = p["tensors"][name]
-        assert t["dtype"] == "float32" and t["shape"] == [1, *sent.shape]
+        assert t["dtype"] == "float32" and t["shape"] == [1, 1, *sent.shape]
         np.testing.assert_array_equal(np.frombuffer(unpack(t["data"]), "<f4").reshape(sent.shape), sent.astype(np.float32))
     assert p["tensors"]["mask"]["shape"] == [1, 1, 3, 5]
     np.testing.assert_array_equal(np.frombuffer(unpack(p["tensors"]["mask"]["data"]), "u1").reshape(3, 5), mask)

@@ -58,6 +58,7 @@ bool show_head(State& s, int head) {
 }
 
 int loaded_head_count(const State& s) { return s.loaded_heads ? int(s.loaded_heads->size()) : 1; }
+int loaded_layer_count(const State& s) { return s.loaded_heads ? s.loaded_heads->back().layer + 1 : 1; }
 
 void normalize(State& s) {
   // Only the scaling experiment goes past the walkthrough's d_k (self-attention's d_v follows).

@@ -53,11 +53,13 @@ struct Limits {
 };
 
 // One head of loaded data with several (src/model/load.h), as the walkthrough shows one: its
-// Q, K, V (batch, n, d) (K and V its K/V head's) and its mask as key padding and removed cells.
+// Q, K, V (batch, n, d) (K and V its K/V head's), its mask as key padding and removed cells,
+// and which layer's head it is.
 struct LoadedHead {
   std::vector<float> q, k, v;
   std::vector<int> pad;
   std::vector<std::pair<int, int>> blocked;
+  int layer = 0, head = 0;
 };
 
 struct State {
@@ -80,8 +82,9 @@ struct State {
   // and its axis labels. Loaded matrices are not written into links (they can be megabytes).
   std::string source;
   std::vector<std::string> query_tokens, key_tokens;  // empty = indices
-  // Every head of loaded data with several, never changed once loaded, so the states of the
-  // history share one copy; q, k, v, pad and blocked above are `head`'s (show_head()).
+  // Every head of loaded data with several (every layer's, layer by layer), never changed once
+  // loaded, so the states of the history share one copy; q, k, v, pad and blocked above are
+  // those of `head`, an index in that list (show_head()).
   std::shared_ptr<const std::vector<LoadedHead>> loaded_heads;
   int head = 0;
   // Self-attention's input. With `project`, X (batch × n × d_model, the tokens' embeddings) and
@@ -146,8 +149,10 @@ std::string train_setting(const train::Config& c, std::string_view key);
 // The loaded data's head `head` in the walkthrough: its Q, K, V and mask into `s`. False, and
 // `s` unchanged, when the data shown has no such head.
 bool show_head(State& s, int head);
-// How many heads of loaded data `s` holds (1 when it holds one, or none).
+// How many heads of loaded data `s` holds, in all its layers (1 when it holds one, or none),
+// and how many layers.
 int loaded_head_count(const State& s);
+int loaded_layer_count(const State& s);
 
 // Makes a state self-consistent: self-attention ties n_k and d_v to Q, the query and batch
 // indices stay in range, typed matrices of the wrong size (or not used: Q with projections,

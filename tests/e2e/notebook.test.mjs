@@ -98,8 +98,8 @@ test('a notebook executed in a fresh venv shows labs with the references\' weigh
     }
     await frame.evaluate((head) => window.attentionLab.setState({ head }), shownHead);
   }
-  // The last lab asked for Spanish and the dark theme, the first for the softmax step.
-  const states = await Promise.all([iframes[0], iframes.at(-1)].map(async (el) =>
+  // The fourth lab asked for Spanish and the dark theme, the first for the softmax step.
+  const states = await Promise.all([iframes[0], iframes[3]].map(async (el) =>
     (await el.contentFrame()).evaluate(() => window.attentionLab.getState())));
   assert.equal(states[0].step, 'softmax');
   assert.deepEqual([states[1].lang, states[1].theme], ['es', 'dark']);

@@ -43,14 +43,14 @@ struct Heads {
   std::string json;
 };
 
-Heads four_heads() {
+Heads four_heads(double phase = 0) {
   Heads h;
   testing_ref::Problem64& p = h.p;
   p.batch = 2, p.heads = 4, p.kv_heads = 2, p.nq = 3, p.nk = 4, p.dk = 2, p.dv = 3;
   p.scale = 1 / std::sqrt(2.0);
-  auto values = [](std::size_t n, double step) {
+  auto values = [phase](std::size_t n, double step) {
     std::vector<double> v(n);
-    for (std::size_t i = 0; i < n; ++i) v[i] = std::round(std::sin(double(i) * step) * 40) / 20;  // exact in float
+    for (std::size_t i = 0; i < n; ++i) v[i] = std::round(std::sin(double(i) * step + phase) * 40) / 20;  // exact in float
     return v;
   };
   p.q = values(std::size_t(2) * 4 * 3 * 2, 0.7);
@@ -155,6 +155,40 @@ TEST(LoadHeads, TheHeadsWeightsAreFloat64Attentions) {
                       1e-6)
               << "sequence " << batch << " head " << head << " (" << i << ", " << j << ")";
   }
+}
+
+// Two layers of four heads: {"layers": [request, request]}, kept layer by layer.
+TEST(LoadHeads, LayersAreKeptLayerByLayerWithTheirOwnWeights) {
+  const Heads first = four_heads(), second = four_heads(0.5);
+  const std::string layers = "{\"layers\": [" + first.json + ", " + second.json + "]}";
+  const lab::Loaded loaded = lab::load_request(layers, R"({"layer": 1, "head": 2})", {});
+  ASSERT_EQ(loaded.error, "");
+  ASSERT_EQ(lab::loaded_head_count(loaded.state), 8);
+  EXPECT_EQ(lab::loaded_layer_count(loaded.state), 2);
+  EXPECT_EQ(loaded.state.head, 6);  // layer 1's head 2
+  const lab::LoadedHead& shown = (*loaded.state.loaded_heads)[6];
+  EXPECT_EQ(shown.layer, 1);
+  EXPECT_EQ(shown.head, 2);
+  const testing_ref::Result64 expected = testing_ref::attention64(second.p);
+  const lab::Lab lab(loaded.state);
+  const std::vector<attn::Matrix>& weights = lab.head_weights();
+  ASSERT_EQ(weights.size(), 8u);
+  for (int head = 0; head < 4; ++head)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 4; ++j)
+        EXPECT_NEAR(weights[std::size_t(4 + head)](i, j), expected.weights[((std::size_t(0) * 4 + head) * 3 + i) * 4 + j],
+                    1e-6);
+}
+
+TEST(LoadHeads, LayersOfAnotherShapeOrAnUnknownLayerAreRefused) {
+  const std::string one = four_heads().json;
+  const std::string other = R"({"q": [[1, 2]], "k": [[1, 2]], "v": [[3]]})";
+  EXPECT_EQ(lab::load_request("{\"layers\": [" + one + ", " + other + "]}", "", {}).error,
+            "layers[1]: its shape differs from layers[0]'s, and the layers' heads are shown side by side");
+  EXPECT_EQ(lab::load_request(R"({"layers": [{"q": [[1]], "k": [[1]]}]})", "", {}).error.rfind("layers[0].", 0), 0u);
+  EXPECT_EQ(lab::load_request(R"({"layers": []})", "", {}).error.rfind("layers: expected", 0), 0u);
+  EXPECT_EQ(lab::load_request("{\"layers\": [" + one + "]}", R"({"layer": 1})", {}).error,
+            "layer: expected a layer from 0 to 0, the layers given");
 }
 
 }  // namespace
