@@ -99,8 +99,8 @@ std::vector<attn::io::Request> parse_layers(std::string_view text) {
     if (depth == 1 && event == json::parse_event_t::key && parsed == "layers") layered = true;
     return depth == 0;
   };
-  json::parse(text.begin(), text.end(), top, false);
-  if (!layered) return {attn::io::parse_request(text)};
+  const bool valid = !json::parse(text.begin(), text.end(), top, false).is_discarded();
+  if (!valid || !layered) return {attn::io::parse_request(text)};  // which names any JSON error
   const json j = json::parse(text.begin(), text.end(), nullptr, false);
   if (!j.is_object() || j.size() != 1 || !j["layers"].is_array() || j["layers"].empty())
     fail("layers: expected {\"layers\": [request, ...]}, one request per layer and nothing beside");
