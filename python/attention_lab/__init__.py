@@ -70,8 +70,8 @@ def show(q, k, v, *, tokens=None, key_tokens=None, mask=None, causal=False, scal
     q: (n_q, d_k), (heads, n_q, d_k) or (batch, heads, n_q, d_k); k: (…, n_k, d_k); v: (…, n_k, d_v),
     NumPy arrays or torch tensors of floats, all of one rank; k and v may have fewer heads than q
     (grouped-query attention). Several layers: lists of such arrays, one per layer, all of one
-    shape; `layer` is the one the walkthrough opens with. tokens label the queries (and the keys when n_q = n_k), key_tokens
-    the keys. mask: booleans, True = may attend (the contract's sense; PyTorch's is the opposite),
+    shape; `layer` is the one the walkthrough opens with. tokens label the queries (and the keys
+    when n_q = n_k), key_tokens the keys. mask: booleans, True = may attend (the contract's sense; PyTorch's is the opposite),
     or an additive float mask of 0 and -inf, broadcast against (batch, heads, n_q, n_k). causal:
     False, True ('top_left') or 'bottom_right'. scale: default 1/√d_k. step: the walkthrough's
     step to open ('scores', 'scale', 'mask', 'softmax', 'output'). lang: 'en', 'es' or 'auto';
@@ -96,9 +96,9 @@ def show_mha(module, query, key=None, value=None, *, tokens=None, key_tokens=Non
     from . import _torch  # here: only a module's user needs PyTorch
 
     if isinstance(module, (list, tuple)):
-        layers = _torch.layers_inputs(module, query, key, value, key_padding_mask, attn_mask)
-        q, k, v = ([layer[i] for layer in layers] for i in range(3))
-        allowed = layers[0][3]
+        per_layer = _torch.layers_inputs(module, query, key, value, key_padding_mask, attn_mask)
+        q, k, v = ([inputs[i] for inputs in per_layer] for i in range(3))
+        allowed = per_layer[0][3]  # the masks are every layer's
     else:
         q, k, v, allowed = _torch.mha_inputs(module, query, key, value, key_padding_mask, attn_mask)
     data = _inputs.check(q, k, v, tokens=tokens, key_tokens=key_tokens, mask=allowed, causal=is_causal, head=head,
