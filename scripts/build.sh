@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds into build/native/ (desktop app, CLI, native tests) and build/web/ (the static
-# site: index.html, the app's .js/.wasm, attention.js/.wasm, assets).
+# site: index.html, the app's .js/.wasm, attention.js/.wasm, assets), and copies the page into
+# the Python package (python/attention_lab/site).
 #   scripts/build.sh [native|web|all]      (default: all)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,6 +24,13 @@ build_web() {
   # compiled ones.
   mkdir -p build/web
   cp -R web/. build/web/
+  # What the Python package's notebook outputs carry (python/attention_lab/site, ignored by
+  # git; docs/notebooks.md): the page, its scripts and the app, with the licences and version.
+  local site=python/attention_lab/site
+  rm -rf "$site"
+  mkdir -p "$site"
+  cp build/web/{index.html,page-tools.js,load.js,attention-lab.js,attention-lab.wasm,LICENSE,THIRD_PARTY_NOTICES.md} "$site/"
+  project_version >"$site/VERSION"
 }
 
 case "$what" in

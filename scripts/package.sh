@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Packs the static site into a versioned, self-contained archive for course authors:
 #   dist/attention-lab-<version>.tar.gz and dist/attention-lab-<version>.zip
+# and, beside it, the Python package for notebooks (docs/notebooks.md), which carries the page:
+#   dist/attention_lab-<version>-py3-none-any.whl
 # Each holds one folder, attention-lab-<version>/: the site the web build writes (the page,
 # embed.js, the kernel module attention.js/.wasm, attention-relaxed.wasm (the tiled kernel with
 # fused multiply-add, which both load where the browser runs relaxed SIMD), the examples, LICENSE
@@ -16,8 +18,8 @@ cd "$root"
 
 die() { printf 'package: error: %s\n' "$*" >&2; exit 1; }
 
-version=$(sed -n 's/^project(attention_lab VERSION \([0-9][0-9.]*\).*/\1/p' CMakeLists.txt)
-[ -n "$version" ] || die "no 'project(attention_lab VERSION x.y.z ...)' line in CMakeLists.txt"
+. scripts/env.sh
+version=$(project_version) || die "no version"
 command -v zip >/dev/null 2>&1 || die "zip is not installed: run scripts/setup.sh"
 
 # The build's own output goes to stderr, so stdout is only the archives' paths.
@@ -48,5 +50,8 @@ mkdir -p dist
 (cd "$stage" && tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$stamp" -cf - "$name" | gzip -n -9 >"$name.tar.gz")
 (cd "$stage" && find "$name" | LC_ALL=C sort | TZ=UTC zip -q -X -9 "$name.zip" -@)
 # Into dist/ only when complete, so an interrupted run leaves no half-written archive there.
-mv "$stage/$name.tar.gz" "$stage/$name.zip" dist/
-printf '%s\n' "dist/$name.tar.gz" "dist/$name.zip"
+# The wheel from python/, whose attention_lab/site the build has just refreshed; its backend
+# needs only Python's standard library.
+wheel=$(python3 python/build_backend.py "$stage" | xargs basename)
+mv "$stage/$name.tar.gz" "$stage/$name.zip" "$stage/$wheel" dist/
+printf '%s\n' "dist/$name.tar.gz" "dist/$name.zip" "dist/$wheel"

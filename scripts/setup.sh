@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything Attention Lab needs, idempotently, and says nothing when it is all there.
 #   - Debian packages (toolchains, clang-19 and wasi-libc for the relaxed-SIMD kernel, libraries,
-#     browser, X server, font, zip for package.sh)
+#     browser, X server, font, zip for package.sh, and the Python package's: NumPy, pytest, and
+#     for its notebook test PyTorch, nbconvert and a Jupyter kernel)
 #   - Dear ImGui sources from Debian's source package, into third_party/imgui (ignored by git)
 #   - npm dev dependencies (playwright-core drives Debian's Chromium)
 # On a machine that is not Debian: install the equivalents yourself and set IMGUI_DIR to an
@@ -24,6 +25,8 @@ packages=(
   fonts-dejavu-core libstb-dev python3-fonttools
   dpkg-dev xz-utils
   zip unzip
+  python3-numpy python3-venv python3-pytest
+  python3-torch jupyter-nbconvert python3-ipykernel
 )
 
 # Node and npm may come from elsewhere (nodesource ships npm inside nodejs, and Debian's npm

@@ -91,8 +91,11 @@ bool Lab::take_changed() {
 
 float Lab::scale_of(attn::ScaleMode choice) const { return attn::scale_for(choice, state_.dk, state_.custom_scale); }
 
-attn::Options Lab::options_for(float scale) const {
-  const State& s = state_;
+namespace {
+
+// The kernel's options for a state's sequences: its causal choice, and its padding and
+// painted cells as one boolean mask (batch, 1, nq, nk).
+attn::Options options_of(const State& s, float scale) {
   attn::Options o;
   o.scale = scale;
   o.causal = s.causal;
@@ -111,6 +114,34 @@ attn::Options Lab::options_for(float scale) const {
       for (int b = 0; b < s.batches(); ++b) o.mask.values[(std::size_t(b) * s.nq + i) * s.nk + j] = 0.0f;
   }
   return o;
+}
+
+}  // namespace
+
+attn::Options Lab::options_for(float scale) const { return options_of(state_, scale); }
+
+const std::vector<attn::Matrix>& Lab::head_weights() const {
+  const State& s = state_;
+  if (heads_version_ == version()) return head_weights_;
+  heads_version_ = version();
+  head_weights_.clear();
+  const int count = loaded_head_count(s);
+  if (count < 2 || std::uint64_t(count) * s.nq * s.nk * (s.dk + s.dv) > kHeadWeightsWork) return head_weights_;
+  // The shown sequence of each head: its Q, K and mask only (one sequence: its key padding).
+  State one;
+  one.nq = s.nq, one.nk = s.nk;
+  one.causal = s.causal;
+  attn::Inputs in;
+  in.shape = {1, 1, 1, s.nq, s.nk, s.dk, s.dv};
+  for (const LoadedHead& h : *s.loaded_heads) {
+    one.pad = h.pad.empty() ? std::vector<int>{} : std::vector<int>{h.pad[std::size_t(s.batch)]};
+    one.blocked = h.blocked;
+    in.q = h.q.data() + std::size_t(s.batch) * s.nq * s.dk;
+    in.k = h.k.data() + std::size_t(s.batch) * s.nk * s.dk;
+    in.v = h.v.data() + std::size_t(s.batch) * s.nk * s.dv;
+    head_weights_.push_back(attn::reference_forward(in, options_of(one, options_.scale)).at(0, 0).weights);
+  }
+  return head_weights_;
 }
 
 void Lab::recompute() {

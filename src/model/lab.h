@@ -50,6 +50,12 @@ class Lab {
   // 1/√d_k, none and 1/d_k): the kernel run again, once per computation and scale.
   const attn::Matrix& weights_with_scale(float scale) const;
 
+  // Loaded data with several heads: every head's weights for the shown sequence, computed
+  // once per change; empty with one head, or where that would be more than kHeadWeightsWork
+  // multiply-adds (16 heads of 512 × 512 scores at d_k = d_v = 32 are).
+  static constexpr std::uint64_t kHeadWeightsWork = std::uint64_t(1) << 28;
+  const std::vector<attn::Matrix>& head_weights() const;
+
   // The current experiment view's data, computed once per change of its parameters.
   const Experiment& experiment() const { return experiment_; }
   // view=cost's measurement: the app's slice between frames while experiment().running(),
@@ -127,6 +133,8 @@ class Lab {
     attn::Matrix weights;
   };
   mutable std::vector<ScaledWeights> scaled_weights_;  // filled on demand by a const view
+  mutable std::vector<attn::Matrix> head_weights_;      // head_weights(), of heads_version_
+  mutable std::uint64_t heads_version_ = ~0ull;
 };
 
 }  // namespace lab

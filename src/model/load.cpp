@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "contract.h"
@@ -79,9 +80,45 @@ json parse_options(std::string_view text) {
   json j = json::parse(text.begin(), text.end(), shallow, false);
   if (j.is_discarded() || !j.is_object()) fail("options: expected a JSON object");
   for (const auto& item : j.items())
-    if (item.key() != "tokens" && item.key() != "head" && item.key() != "name")
-      fail("options: unknown field \"" + item.key() + "\" (expected tokens, head or name)");
+    if (item.key() != "tokens" && item.key() != "head" && item.key() != "layer" && item.key() != "name")
+      fail("options: unknown field \"" + item.key() + "\" (expected tokens, head, layer or name)");
   return j;
+}
+
+bool same_shape(const attn::Shape& a, const attn::Shape& b) {
+  return a.batch == b.batch && a.heads == b.heads && a.kv_heads == b.kv_heads && a.nq == b.nq && a.nk == b.nk &&
+         a.dk == b.dk && a.dv == b.dv;
+}
+
+// The request, or several layers' as {"layers": [request, ...]}: requests of one shape, scale
+// and causal choice (each may have its own mask), whose heads are kept layer by layer.
+std::vector<attn::io::Request> parse_layers(std::string_view text) {
+  // Whether the top level has "layers", read without building what is below it.
+  bool layered = false;
+  const json::parser_callback_t top = [&](int depth, json::parse_event_t event, json& parsed) {
+    if (depth == 1 && event == json::parse_event_t::key && parsed == "layers") layered = true;
+    return depth == 0;
+  };
+  const bool valid = !json::parse(text.begin(), text.end(), top, false).is_discarded();
+  if (!valid || !layered) return {attn::io::parse_request(text)};  // which names any JSON error
+  const json j = json::parse(text.begin(), text.end(), nullptr, false);
+  if (!j.is_object() || j.size() != 1 || !j["layers"].is_array() || j["layers"].empty())
+    fail("layers: expected {\"layers\": [request, ...]}, one request per layer and nothing beside");
+  std::vector<attn::io::Request> layers;
+  for (std::size_t i = 0; i < j["layers"].size(); ++i) {
+    const std::string at = "layers[" + std::to_string(i) + "]";
+    try {
+      layers.push_back(attn::io::parse_request(j["layers"][i].dump()));
+    } catch (const RequestError& e) {
+      fail(at + "." + e.what());
+    }
+    const attn::io::Request& first = layers.front();
+    if (!same_shape(layers.back().shape, first.shape) || layers.back().rank != first.rank)
+      fail(at + ": its shape differs from layers[0]'s, and the layers' heads are shown side by side");
+    if (layers.back().options.scale != first.options.scale || layers.back().options.causal != first.options.causal)
+      fail(at + ": its scale or causal choice differs from layers[0]'s, and the walkthrough shows one");
+  }
+  return layers;
 }
 
 // The walkthrough's mask for the shown head and sequences: key padding per sequence (`pad`)
@@ -128,15 +165,19 @@ void map_mask(const attn::Mask& m, int head, int batches, State& s) {
 
 Loaded load(std::string_view request_json, std::string_view options_json, const State& current) {
   const json options = parse_options(options_json);
-  const attn::io::Request r = attn::io::parse_request(request_json);
+  const std::vector<attn::io::Request> layers = parse_layers(request_json);
+  const attn::io::Request& r = layers.front();
   const attn::Shape& shape = r.shape;
   check_size("q", "n_q", shape.nq, Limits::max_n);
   check_size("k", "n_k", shape.nk, Limits::max_n);
   check_size("q", "d_k", shape.dk, Limits::max_d);
   check_size("v", "d_v", shape.dv, Limits::max_d);
-  check_entries("q", r.q, request_dims(r.rank, {shape.batch, shape.heads, shape.nq, shape.dk}));
-  check_entries("k", r.k, request_dims(r.rank, {shape.batch, shape.kv_heads, shape.nk, shape.dk}));
-  check_entries("v", r.v, request_dims(r.rank, {shape.batch, shape.kv_heads, shape.nk, shape.dv}));
+  for (std::size_t l = 0; l < layers.size(); ++l) {
+    const std::string at = layers.size() > 1 ? "layers[" + std::to_string(l) + "]." : "";
+    check_entries(at + "q", layers[l].q, request_dims(r.rank, {shape.batch, shape.heads, shape.nq, shape.dk}));
+    check_entries(at + "k", layers[l].k, request_dims(r.rank, {shape.batch, shape.kv_heads, shape.nk, shape.dk}));
+    check_entries(at + "v", layers[l].v, request_dims(r.rank, {shape.batch, shape.kv_heads, shape.nk, shape.dv}));
+  }
 
   Loaded out;
   State& s = out.state;
@@ -158,10 +199,19 @@ Loaded load(std::string_view request_json, std::string_view options_json, const 
       fail("head: expected a head from 0 to " + std::to_string(shape.heads - 1) + ", the heads of q");
     head = h.get<int>();
   }
-  if (shape.heads > 1)
+  int layer = 0;
+  if (options.contains("layer")) {
+    const json& l = options["layer"];
+    if (!l.is_number_integer() || l.get<long long>() < 0 || l.get<long long>() >= (long long)layers.size())
+      fail("layer: expected a layer from 0 to " + std::to_string(layers.size() - 1) + ", the layers given");
+    layer = l.get<int>();
+  }
+  if (layers.size() > 1)
+    out.notes.push_back(i18n::format(tr("Showing layer %d of %d"), layer, int(layers.size())));
+  if (shape.heads > 1 || layers.size() > 1)
     out.notes.push_back(i18n::format(
-        tr("Showing head %d of %d: the walkthrough shows one head (\"head\": h beside the request picks another)"), head,
-        shape.heads));
+        tr("Showing head %d of %d: the card \"All heads\" shows every head's weights, and a click on one shows it"),
+        head, shape.heads));
 
   // The walkthrough keeps every intermediate of every sequence: as many as its limits allow.
   const std::uint64_t per_sequence = std::uint64_t(shape.nq) * shape.nk;
@@ -182,13 +232,29 @@ Loaded load(std::string_view request_json, std::string_view options_json, const 
     }
     return part;
   };
-  const int kv_head = shape.kv_head_of(head);
-  s.q = slice(r.q, shape.heads, head, shape.nq, shape.dk);
-  s.k = slice(r.k, shape.kv_heads, kv_head, shape.nk, shape.dk);
-  s.v = slice(r.v, shape.kv_heads, kv_head, shape.nk, shape.dv);
-  s.pad.assign(batches > 1 ? std::size_t(batches) : 0, shape.nk);
-  s.blocked.clear();
-  if (!r.options.mask.empty()) map_mask(r.options.mask, head, batches, s);
+  // Every head of every layer as the walkthrough shows one (state.h's LoadedHead), layer by
+  // layer; the state shows `layer`'s `head`.
+  std::vector<LoadedHead> heads;
+  for (int l = 0; l < int(layers.size()); ++l)
+    for (int h = 0; h < shape.heads; ++h) {
+      const attn::io::Request& lr = layers[std::size_t(l)];
+      const int kv_head = shape.kv_head_of(h);
+      s.pad.assign(batches > 1 ? std::size_t(batches) : 0, shape.nk);
+      s.blocked.clear();
+      try {
+        if (!lr.options.mask.empty()) map_mask(lr.options.mask, h, batches, s);
+      } catch (const RequestError& e) {
+        if (shape.heads == 1 && layers.size() == 1) throw;
+        fail(std::string(e.what()) + " (layer " + std::to_string(l) + ", head " + std::to_string(h) + ")");
+      }
+      heads.push_back({slice(lr.q, shape.heads, h, shape.nq, shape.dk),
+                       slice(lr.k, shape.kv_heads, kv_head, shape.nk, shape.dk),
+                       slice(lr.v, shape.kv_heads, kv_head, shape.nk, shape.dv), std::move(s.pad), std::move(s.blocked), l,
+                       h});
+    }
+  s.loaded_heads = std::make_shared<const std::vector<LoadedHead>>(std::move(heads));
+  show_head(s, layer * shape.heads + head);
+  if (s.loaded_heads->size() == 1) s.loaded_heads.reset();  // the state holds the one head
 
   s.causal = r.options.causal;
   const float scale = r.options.scale;

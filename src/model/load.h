@@ -18,8 +18,9 @@ struct Loaded {
   std::vector<std::string> notes;  // one sentence per thing cut or changed to fit
 };
 
-// `request_json`: the request. `options_json`: {"tokens": {"queries": [..], "keys": [..]},
-// "head": h, "name": "q.npy, k.npy, v.npy"}, every field optional ("" for none). `current`
+// `request_json`: the request, or several layers' as {"layers": [request, ...]} (of one shape,
+// scale and causal choice). `options_json`: {"tokens": {"queries": [..], "keys": [..]},
+// "head": h, "layer": l, "name": "q.npy, k.npy, v.npy"}, every field optional ("" for none). `current`
 // gives what loading keeps (theme, ui, mode, step, seed). Never throws.
 Loaded load_request(std::string_view request_json, std::string_view options_json, const State& current);
 

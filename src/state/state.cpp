@@ -27,7 +27,7 @@ constexpr const char* kStepNames[kStepCount] = {N_("input"), N_("scores"), N_("s
 auto tie(const State& s) {
   return std::tie(s.preset, s.step, s.query, s.batch, s.view, s.kind, s.nq, s.nk, s.dk, s.dv,
                   s.seed, s.scale, s.custom_scale, s.causal, s.pad, s.blocked, s.q, s.k, s.v, s.source, s.query_tokens,
-                  s.key_tokens, s.project,
+                  s.key_tokens, s.loaded_heads, s.head, s.project,
                   s.dmodel, s.x, s.wq, s.wk, s.wv,
                   s.theme, s.lang, s.ui, s.mode, s.mult, s.row, s.pitfall, s.tile, s.heads, s.kv_heads, s.run, s.train, s.play,
                   s.steps_per_frame, s.vs);
@@ -44,6 +44,21 @@ bool is_experiment_view(std::string_view view) {
 }
 
 // [SECTION] normalize --------------------------------------------------------------------
+
+bool show_head(State& s, int head) {
+  if (head < 0 || head >= loaded_head_count(s) || !s.loaded_heads) return false;
+  const LoadedHead& h = (*s.loaded_heads)[std::size_t(head)];
+  s.q = h.q;
+  s.k = h.k;
+  s.v = h.v;
+  s.pad = h.pad;
+  s.blocked = h.blocked;
+  s.head = head;
+  return true;
+}
+
+int loaded_head_count(const State& s) { return s.loaded_heads ? int(s.loaded_heads->size()) : 1; }
+int loaded_layer_count(const State& s) { return s.loaded_heads ? s.loaded_heads->back().layer + 1 : 1; }
 
 void normalize(State& s) {
   // Only the scaling experiment goes past the walkthrough's d_k (self-attention's d_v follows).
@@ -89,6 +104,13 @@ void normalize(State& s) {
     s.source.clear();
     s.query_tokens.clear();
     s.key_tokens.clear();
+  }
+  // The other heads belong to the loaded data at its shape.
+  const LoadedHead* shown = s.loaded_heads ? &(*s.loaded_heads)[std::size_t(s.head)] : nullptr;
+  if (shown && (s.source.empty() || s.q.size() != shown->q.size() || s.k.size() != shown->k.size() ||
+                s.v.size() != shown->v.size())) {
+    s.loaded_heads.reset();
+    s.head = 0;
   }
   s.query = std::clamp(s.query, 0, s.nq - 1);
   s.batch = std::clamp(s.batch, 0, s.batches() - 1);
@@ -363,6 +385,10 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
   } else if (key == "query" || key == "batch") {
     if (!whole(0, Limits::max_n - 1)) return bad(N_("a row index"));
     (key == "query" ? s.query : s.batch) = int(n);
+  } else if (key == "head") {
+    if (loaded_head_count(s) < 2) return bad(N_("loaded data with several heads"));
+    if (!whole(0, loaded_head_count(s) - 1)) return bad(N_("a head from 0 to %d"), loaded_head_count(s) - 1);
+    show_head(s, int(n));
   } else if (key == "n" || key == "nq" || key == "nk") {
     if (!whole(1, Limits::max_n)) return bad(N_("a size from 1 to %d"), Limits::max_n);
     if (key != "nk") s.nq = int(n);
@@ -734,6 +760,8 @@ std::vector<std::pair<std::string, std::string>> state_pairs(const State& s, boo
   if (all || s.step != base.step) put("step", step_name(s.step));
   if (all || s.query != base.query) put("query", ints(s.query));
   if ((all || s.batch != base.batch) && !shared("batch")) put("batch", ints(s.batch));
+  // The shown head of loaded data, for the page API only: a link does not keep the data.
+  if (all && loaded_head_count(s) > 1) put("head", ints(s.head));
   if (all || s.view != base.view) put("view", s.view);
   if (all || s.theme != base.theme) put("theme", s.theme);
   if (all || s.lang != base.lang) put("lang", s.lang);

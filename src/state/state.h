@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -51,6 +52,16 @@ struct Limits {
   static constexpr float max_custom_scale = 1000.0f;
 };
 
+// One head of loaded data with several (src/model/load.h), as the walkthrough shows one: its
+// Q, K, V (batch, n, d) (K and V its K/V head's), its mask as key padding and removed cells,
+// and which layer's head it is.
+struct LoadedHead {
+  std::vector<float> q, k, v;
+  std::vector<int> pad;
+  std::vector<std::pair<int, int>> blocked;
+  int layer = 0, head = 0;
+};
+
 struct State {
   std::string preset;  // the base this state was derived from ("" = the built-in defaults)
   Step step = Step::scores;
@@ -71,6 +82,11 @@ struct State {
   // and its axis labels. Loaded matrices are not written into links (they can be megabytes).
   std::string source;
   std::vector<std::string> query_tokens, key_tokens;  // empty = indices
+  // Every head of loaded data with several (every layer's, layer by layer), never changed once
+  // loaded, so the states of the history share one copy; q, k, v, pad and blocked above are
+  // those of `head`, an index in that list (show_head()).
+  std::shared_ptr<const std::vector<LoadedHead>> loaded_heads;
+  int head = 0;
   // Self-attention's input. With `project`, X (batch × n × d_model, the tokens' embeddings) and
   // the projections W_Q, W_K (d_model × d_k) and W_V (d_model × d_v), one set for the batch,
   // make Q = X W_Q, K = X W_K, V = X W_V. Without, Q = K = V = X is `q` (d_model = d_k): the
@@ -129,6 +145,14 @@ std::string compare_config(const State& s, train::Config& out);
 // A setting of the model as its link key writes it ("none" for scale, "0.02" for init; ""
 // for a key that is not the model's): for labels that name the compared runs.
 std::string train_setting(const train::Config& c, std::string_view key);
+
+// The loaded data's head `head` in the walkthrough: its Q, K, V and mask into `s`. False, and
+// `s` unchanged, when the data shown has no such head.
+bool show_head(State& s, int head);
+// How many heads of loaded data `s` holds, in all its layers (1 when it holds one, or none),
+// and how many layers.
+int loaded_head_count(const State& s);
+int loaded_layer_count(const State& s);
 
 // Makes a state self-consistent: self-attention ties n_k and d_v to Q, the query and batch
 // indices stay in range, typed matrices of the wrong size (or not used: Q with projections,

@@ -104,12 +104,27 @@ void normalize(State& s, const State& before) {
     std::vector<float>& m = s.*member(t);
     if (!m.empty() && m == before.*member(t)) carried[int(t)] = std::move(m), m.clear();
   }
+  // normalize() forgets loaded data's name, tokens and heads where Q, K or V is missing, as
+  // they are while held aside: they come back with the matrices (a theme or step set after
+  // loading).
+  std::string source = s.source;
+  std::vector<std::string> query_tokens = s.query_tokens, key_tokens = s.key_tokens;
+  std::shared_ptr<const std::vector<LoadedHead>> loaded_heads = s.loaded_heads;
+  const int head = s.head;
   normalize(s);
   for (Typed t : kTyped) {
     std::vector<float>& kept = carried[int(t)];
     if (kept.empty() || !used(s, t)) continue;
     const Shape from = shape(before, t), to = shape(s, t);
     s.*member(t) = from == to ? std::move(kept) : reshaped(kept, from, to, seeded(s, t));
+  }
+  if (s.kind == Kind::cross && !s.q.empty() && !s.k.empty() && !s.v.empty() && s.source.empty()) {
+    s.source = std::move(source);
+    s.query_tokens = std::move(query_tokens);
+    s.key_tokens = std::move(key_tokens);
+    s.loaded_heads = std::move(loaded_heads);
+    s.head = head;
+    normalize(s);  // the heads, if the shape is no longer theirs
   }
 }
 

@@ -85,8 +85,6 @@ void render(ImDrawList& list, int width, int height, std::vector<unsigned char>&
     std::swap_ranges(rgba.begin() + y * stride, rgba.begin() + (y + 1) * stride, rgba.begin() + (height - 1 - y) * stride);
 }
 
-ImTextureID texture_id(unsigned name) { return reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(name)); }
-
 }  // namespace
 
 // [SECTION] layout and drawing ----------------------------------------------------------------
@@ -176,7 +174,7 @@ void draw_figure(const Figure& figure, std::vector<unsigned char>& rgba, int& wi
     const float y = plot_y + r * ch + std::max(0.0f, (ch - line) / 2);
     list.AddText(body, line, ImVec2(std::round(plot_x - gap - text_width(body, label)), std::round(y)), muted, label.c_str());
   }
-  list.AddImage(texture_id(map_image), ImVec2(plot_x, plot_y), ImVec2(plot_x + plot_w, plot_y + plot_h));
+  list.AddImage(gl_texture(map_image), ImVec2(plot_x, plot_y), ImVec2(plot_x + plot_w, plot_y + plot_h));
   // Values when every number fits its cell (the screen's rule): at most a few thousand strings,
   // since a legible cell is several characters wide.
   const int max_chars = ch < line ? 0 : int((cw - 4 * u) / char_w);
@@ -193,12 +191,12 @@ void draw_figure(const Figure& figure, std::vector<unsigned char>& rgba, int& wi
   list.AddText(body, line, ImVec2(x, legend_y), text, lo_text.c_str());
   x += text_width(body, lo_text) + gap;
   const float bar_y = std::round(legend_y + (line - bar_h) / 2);
-  list.AddImage(texture_id(bar_image), ImVec2(x, bar_y), ImVec2(x + bar_w, bar_y + bar_h));
+  list.AddImage(gl_texture(bar_image), ImVec2(x, bar_y), ImVec2(x + bar_w, bar_y + bar_h));
   x += bar_w + gap;
   list.AddText(body, line, ImVec2(x, legend_y), text, hi_text.c_str());
   if (any_masked) {
     x += text_width(body, hi_text) + 4 * gap;
-    list.AddImage(texture_id(masked_image), ImVec2(x, legend_y), ImVec2(x + box, legend_y + box));
+    list.AddImage(gl_texture(masked_image), ImVec2(x, legend_y), ImVec2(x + box, legend_y + box));
     list.AddRect(ImVec2(x, legend_y), ImVec2(x + box, legend_y + box), muted);
     list.AddText(body, line, ImVec2(x + box + gap, legend_y), text, masked_text.c_str());
   }

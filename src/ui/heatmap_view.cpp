@@ -18,9 +18,9 @@ namespace {
 
 constexpr int kLegendSteps = 128;
 
-ImTextureID texture(unsigned name) { return reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(name)); }
-
 }  // namespace
+
+ImTextureID gl_texture(unsigned name) { return reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(name)); }
 
 render::HeatmapLook heatmap_look(const HeatmapSpec& spec) {
   render::HeatmapLook look;
@@ -123,7 +123,7 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
   const bool zoomed = vw < float(cols) || vh < float(rows);
   input::next_item(input::ItemKind::heatmap, spec.title ? spec.title : id, zoomed || spec.paints, zoomable);
   ImGui::InvisibleButton("plot", size);
-  draw->AddImage(texture(image), origin, ImVec2(origin.x + size.x, origin.y + size.y));
+  draw->AddImage(gl_texture(image), origin, ImVec2(origin.x + size.x, origin.y + size.y));
   const bool hovered = ImGui::IsItemHovered();
 
   // Pan and zoom through the texture (Ctrl+wheel or a pinch: input/scroll.h); double-click
@@ -250,7 +250,7 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
     const unsigned bar = legend_.paint(int(bar_w), int(bar_h), {0, 0, float(kLegendSteps), 1}, look);
     draw->AddText(ImVec2(origin.x, legend_y), muted, lo_text.c_str());
     const ImVec2 a(origin.x + lo_w + gap, legend_y + (line - bar_h) * 0.5f);
-    draw->AddImage(texture(bar), a, ImVec2(a.x + bar_w, a.y + bar_h));
+    draw->AddImage(gl_texture(bar), a, ImVec2(a.x + bar_w, a.y + bar_h));
     draw->AddText(ImVec2(a.x + bar_w + gap, legend_y), muted, hi_text.c_str());
     if (any_masked) {
       const ImVec2 b = legend_wraps ? ImVec2(origin.x, legend_y + line * 1.25f)

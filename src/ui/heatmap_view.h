@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <imgui.h>
+
 #include "heatmap.h"
 #include "reference.h"
 
@@ -53,6 +55,9 @@ class HeatmapView {
   bool any_masked_ = false;                // whether any value is −∞ (the legend's hatch)
   std::uint64_t measured_version_ = ~0ull;  // the values' version they were measured on
 };
+
+// A painted image's GL texture name as Dear ImGui's texture id (its OpenGL 3 backend's).
+ImTextureID gl_texture(unsigned name);
 
 // The shader's settings for a spec (its map, range and the theme's background), and the
 // colour of a value's text drawn over its cell: shared by the widget and the exported figure.

@@ -52,8 +52,10 @@ void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
   // Three cards per row on a wide screen, two or one when narrow; the current stage first
   // catches the eye through its accent border, later stages are dimmed until reached.
   const int per_row = avail > 900 * scale ? 3 : avail > 520 * scale ? 2 : 1;
-  // The five cards of steps 1 to 5; step 0 has a screen of its own (projections()).
-  const int first = int(lab::Step::scores), cards = lab::kStepCount - first;
+  // The five cards of steps 1 to 5 (step 0 has a screen of its own: projections()), and for
+  // loaded data with several heads a sixth, every head's weights.
+  const bool heads = lab::loaded_head_count(s) > 1;
+  const int first = int(lab::Step::scores), cards = lab::kStepCount - first + (heads ? 1 : 0);
   const int rows = (cards + per_row - 1) / per_row;
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float card_w = (avail - gap * (per_row - 1)) / per_row;
@@ -122,6 +124,14 @@ void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
     }
     ImGui::EndChild();
     ImGui::PopStyleVar();
+    ImGui::PopStyleColor();
+  }
+  if (heads) {
+    if ((cards - 1) % per_row) ImGui::SameLine(0, gap);
+    ImGui::PushStyleColor(ImGuiCol_Border, palette().card_border);
+    ImGui::BeginChild("heads", ImVec2(card_w, card_h), true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    heads_card(lab, next, ui);
+    ImGui::EndChild();
     ImGui::PopStyleColor();
   }
 }

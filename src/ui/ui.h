@@ -27,6 +27,7 @@ struct Ui {
   } geometry_drag;
   HeatmapView compare_views[3];
   std::map<std::string, HeatmapView> experiment_maps;  // the experiment views' heatmaps, by id
+  std::map<int, render::Heatmap> head_maps;             // loaded heads' small maps, by head
   bool playing = false;
   double last_step = 0;          // time of the last automatic step while playing
   bool paint_mask = false;       // clicks on the mask stage toggle cells
@@ -77,6 +78,9 @@ lab::State draw(const lab::Lab& lab, Ui& ui);
 void header(const lab::Lab& lab, lab::State& next, Ui& ui);
 // `height` is the room for all cards; 0 sizes each card to its matrix (in a scrolling column).
 void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height);
+// Loaded data with several heads (heads_card.cpp): every head's weights as small maps, and the
+// shown head's selector; a card beside the stages.
+void heads_card(const lab::Lab& lab, lab::State& next, Ui& ui);
 // view=compare: the attention weights under each compared scale, side by side.
 void compare_scales(const lab::Lab& lab, lab::State& next, Ui& ui, float height);
 void arithmetic(const lab::Lab& lab, lab::State& next, Ui& ui);

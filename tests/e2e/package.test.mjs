@@ -15,9 +15,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const version = /^project\(attention_lab VERSION ([0-9.]+)/m.exec(fs.readFileSync(path.join(root, 'CMakeLists.txt'), 'utf8'))[1];
 const name = `attention-lab-${version}`;
 
-// package.sh builds first (nothing to do after scripts/build.sh) and prints the archives' paths.
+// package.sh builds first (nothing to do after scripts/build.sh) and prints the archives' paths,
+// then the Python package's wheel.
 const printed = execFileSync(path.join(root, 'scripts/package.sh'), { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 1800000 });
-assert.deepEqual(printed.trim().split('\n'), [`dist/${name}.tar.gz`, `dist/${name}.zip`]);
+const wheel = `dist/attention_lab-${version}-py3-none-any.whl`;
+assert.deepEqual(printed.trim().split('\n'), [`dist/${name}.tar.gz`, `dist/${name}.zip`, wheel]);
 
 const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-lab-package-'));
 test.after(() => fs.rmSync(temp, { recursive: true, force: true }));
@@ -61,6 +63,15 @@ test('both archives hold one versioned folder with the same, complete site', () 
   for (const doc of listed.filter((f) => f.startsWith('docs/')))
     for (const [, target] of read(doc).matchAll(/\]\(([^)#:]+)(#[^)]*)?\)/g))
       assert.ok(listed.includes(path.posix.join('docs', target)), `${doc} links to ${target}, which is not in the archive`);
+});
+
+test("the wheel carries the archive's page and app, and the notices", () => {
+  const inWheel = (f) => execFileSync('unzip', ['-p', path.join(root, wheel), `attention_lab/site/${f}`],
+                                        { maxBuffer: 64 << 20 });
+  for (const f of ['index.html', 'attention-lab.js', 'attention-lab.wasm', 'page-tools.js', 'load.js', 'LICENSE',
+                   'THIRD_PARTY_NOTICES.md'])
+    assert.ok(inWheel(f).equals(fs.readFileSync(path.join(fromTar, name, f))), `${f} in the wheel`);
+  assert.equal(inWheel('VERSION').toString().trim(), version);
 });
 
 test("the archive's kernel module runs under Node and reports the version", async () => {

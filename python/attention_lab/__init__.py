@@ -1,0 +1,113 @@
+"""Attention Lab in notebooks: softmax(QKᵀ/√d_k)V shown step by step, from NumPy arrays, torch
+tensors or a torch.nn.MultiheadAttention, entirely offline (docs/notebooks.md).
+
+    import attention_lab
+    attention_lab.show(q, k, v, tokens=["the", "cat", "sat"], causal=True)
+    attention_lab.show_mha(layer.self_attn, x, tokens=tokens, head=3)
+    attention_lab.save_html("attention.html", q, k, v)
+"""
+
+import importlib.resources
+
+from . import _inputs, _limits, _page
+
+__all__ = ["Lab", "show", "show_mha", "save_html"]
+
+
+def _version():
+    path = importlib.resources.files(__name__) / "site" / "VERSION"
+    return path.read_text(encoding="ascii").strip() if path.is_file() else "unknown"
+
+
+__version__ = _version()
+
+
+class Lab:
+    """One lab: shown inline by Jupyter, VS Code and Colab (an iframe of a self-contained
+    page), or written to a file by save()."""
+
+    def __init__(self, document, height):
+        self.document = document  # the standalone page, with the app and the data inside
+        self.height = height
+
+    def _repr_html_(self):
+        return _page.iframe(self.document, self.height, "Attention Lab: scaled dot-product attention, step by step")
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return {"text/html": self._repr_html_(), "text/plain": repr(self)}
+
+    def __repr__(self):
+        return f"<attention_lab.Lab: {len(self.document) / 1e6:.1f} MB page>"
+
+    def save(self, path):
+        """Writes the page as one HTML file that works from file://, with no network."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.document)
+        return path
+
+
+def _choice(name, value, allowed):
+    if value is not None and value not in allowed:
+        raise ValueError(f"{name}: expected one of {', '.join(map(repr, allowed))}; got {value!r}")
+    return value
+
+
+def _lab(data, *, step, height, lang, theme, name):
+    if isinstance(height, bool) or not isinstance(height, int) or not 200 <= height <= 4000:
+        raise ValueError(f"height: expected a whole number of pixels from 200 to 4000; got {height!r}")
+    state = {key: value for key, value in (("step", _choice("step", step, _limits.STEPS)),
+                                           ("lang", _choice("lang", lang, _limits.LANGUAGES)),
+                                           ("theme", _choice("theme", theme, _limits.THEMES)))
+             if value is not None}
+    return Lab(_page.document(_page.payload(data, state, name)), height)
+
+
+def show(q, k, v, *, tokens=None, key_tokens=None, mask=None, causal=False, scale=None, head=0, layer=0, step=None,
+         height=560, lang=None, theme=None):
+    """The lab showing softmax(q kᵀ · scale + mask) v step by step for one head (`head`), with
+    every head's weights beside it, a click away.
+
+    q: (n_q, d_k), (heads, n_q, d_k) or (batch, heads, n_q, d_k); k: (…, n_k, d_k); v: (…, n_k, d_v),
+    NumPy arrays or torch tensors of floats, all of one rank; k and v may have fewer heads than q
+    (grouped-query attention). Several layers: lists of such arrays, one per layer, all of one
+    shape; `layer` is the one the walkthrough opens with. tokens label the queries (and the keys
+    when n_q = n_k), key_tokens the keys. mask: booleans, True = may attend (the contract's sense; PyTorch's is the opposite),
+    or an additive float mask of 0 and -inf, broadcast against (batch, heads, n_q, n_k). causal:
+    False, True ('top_left') or 'bottom_right'. scale: default 1/√d_k. step: the walkthrough's
+    step to open ('scores', 'scale', 'mask', 'softmax', 'output'). lang: 'en', 'es' or 'auto';
+    theme: 'light', 'dark' or 'auto'. Raises TypeError or ValueError naming the argument.
+    """
+    data = _inputs.check(q, k, v, tokens=tokens, key_tokens=key_tokens, mask=mask, causal=causal, scale=scale,
+                         head=head, layer=layer)
+    return _lab(data, step=step, height=height, lang=lang, theme=theme, name="show(q, k, v)")
+
+
+def show_mha(module, query, key=None, value=None, *, tokens=None, key_tokens=None, key_padding_mask=None,
+             attn_mask=None, is_causal=False, head=0, layer=0, step=None, height=560, lang=None, theme=None):
+    """The lab showing a torch.nn.MultiheadAttention's attention on query, key, value (key and
+    value default to query: self-attention), head `head`, with each head's q, k and v made by the
+    module's own projections, so its weights are those of module(query, key, value,
+    need_weights=True, average_attn_weights=False). Masks in PyTorch's sense: key_padding_mask
+    (batch, n_k) and attn_mask (n_q, n_k) or (batch·heads, n_q, n_k), booleans True = blocked, or
+    floats added to the scores (0 or -inf). is_causal: a causal mask (top-left). Several layers:
+    a list of modules and a list of their queries (keys and values: lists too, or None), the
+    masks the same for every layer. The other arguments are show()'s.
+    """
+    from . import _torch  # here: only a module's user needs PyTorch
+
+    if isinstance(module, (list, tuple)):
+        per_layer = _torch.layers_inputs(module, query, key, value, key_padding_mask, attn_mask)
+        q, k, v = ([inputs[i] for inputs in per_layer] for i in range(3))
+        allowed = per_layer[0][3]  # the masks are every layer's
+    else:
+        q, k, v, allowed = _torch.mha_inputs(module, query, key, value, key_padding_mask, attn_mask)
+    data = _inputs.check(q, k, v, tokens=tokens, key_tokens=key_tokens, mask=allowed, causal=is_causal, head=head,
+                         layer=layer)
+    return _lab(data, step=step, height=height, lang=lang, theme=theme, name="show_mha(module, …)")
+
+
+def save_html(path, *args, **kwargs):
+    """Writes a lab as one standalone HTML file that works from file://: save_html(path, lab)
+    for a Lab that show() or show_mha() returned, or save_html(path, q, k, v, **show's arguments)."""
+    lab = args[0] if len(args) == 1 and not kwargs and isinstance(args[0], Lab) else show(*args, **kwargs)
+    return lab.save(path)
