@@ -237,7 +237,7 @@ bool is_matrix_key(std::string_view key) {
 constexpr const char* kApplyKeys[] = {"step", "query", "batch", "n", "nq", "nk", "dk", "dmodel", "proj", "dv",
                                       "mult", "row", "pitfall", "tile", "heads", "kvheads", "seed", "scale",
                                       "causal", "attn", "play", "run", "spf", "view", "theme", "ui", "lang",
-                                      "mode", "pad", "block"};
+                                      "mode", "pad", "block", "head"};
 bool is_apply_key(std::string_view key) {
   return is_matrix_key(key) ||
          std::any_of(std::begin(kApplyKeys), std::end(kApplyKeys), [&](const char* k) { return key == k; });
