@@ -178,7 +178,7 @@ EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void*) {
   return taken ? EM_TRUE : EM_FALSE;
 }
 
-// Every touch is the lab's (touch.h says why): each is taken from the browser.
+// Every touch is the lab's (touch.h says why): attach() cancels each that can be cancelled.
 template <void (ui::input::Touch::*handle)(int, Point, double, ui::input::TouchTarget&)>
 EM_BOOL on_touch(int, const EmscriptenTouchEvent* e, void*) {
   const float scale = dpr();
@@ -193,7 +193,7 @@ EM_BOOL on_touch(int, const EmscriptenTouchEvent* e, void*) {
     g_screen_to_canvas = {float(t.screenX - t.targetX) * scale, float(t.screenY - t.targetY) * scale};
     (g.touch.*handle)(t.identifier, {float(t.screenX) * scale, float(t.screenY) * scale}, when, g_target);
   }
-  return EM_TRUE;
+  return EM_FALSE;
 }
 
 EM_BOOL on_touch_cancel(int, const EmscriptenTouchEvent*, void*) {
@@ -218,6 +218,11 @@ void attach(GLFWwindow* window) {
     canvas.removeEventListener('touchstart', GLFW.onMouseButtonDown, true);
     canvas.removeEventListener('touchcancel', GLFW.onMouseButtonUp, true);
     canvas.removeEventListener('touchend', GLFW.onMouseButtonUp, true);
+    // The browser neither scrolls nor zooms the page for a touch on the lab, nor makes mouse
+    // events of it. Only where the event can be cancelled: one that cannot (the browser already
+    // scrolling) says so in the console when cancelled.
+    var cancel = function (e) { if (e.cancelable) e.preventDefault(); };
+    for (var type of ['touchstart', 'touchmove', 'touchend']) canvas.addEventListener(type, cancel, {passive: false});
   });
   emscripten_set_wheel_callback("#canvas", nullptr, EM_TRUE, on_wheel);
   emscripten_set_touchstart_callback("#canvas", nullptr, EM_TRUE, on_touch<&ui::input::Touch::start>);

@@ -10,6 +10,7 @@
 #include "i18n.h"
 #include "theme.h"
 #include "ui.h"
+#include "input/item_layout.h"
 
 namespace ui {
 
@@ -29,6 +30,7 @@ void heads_card(const lab::Lab& lab, lab::State& next, Ui& ui) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, 170 * scale));
   const std::string shown = layers > 1 ? name(s.head) : i18n::format(tr("head %d of %d"), s.head, count);
+  input::next_item(input::ItemKind::combo, shown);
   if (ImGui::BeginCombo("##head", shown.c_str())) {
     for (int i = 0; i < count; ++i)
       if (ImGui::Selectable(name(i).c_str(), i == s.head)) lab::show_head(next, i);
@@ -71,6 +73,7 @@ void heads_card(const lab::Lab& lab, lab::State& next, Ui& ui) {
     render::Heatmap& map = ui.head_maps[i];
     map.set_values(weights[std::size_t(i)].data(), s.nq, s.nk, lab.version());
     const ImVec2 at = ImGui::GetCursorScreenPos();
+    input::next_item(input::ItemKind::heatmap, label);  // a small map: a tap shows its head
     if (ImGui::InvisibleButton("map", ImVec2(side, side))) lab::show_head(next, i);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s", i18n::format(tr("Show %s in the walkthrough"), name(i).c_str()).c_str());
