@@ -7,11 +7,11 @@
 #include <cmath>
 #include <string>
 
+#include "combo.h"
 #include "explain.h"
 #include "i18n.h"
 #include "theme.h"
 #include "ui.h"
-#include "input/item_layout.h"
 
 namespace ui {
 namespace {
@@ -170,15 +170,14 @@ void arithmetic(const lab::Lab& lab, lab::State& next, Ui& ui) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   const std::string query_shown = std::to_string(s.query) + "  " + lab.query_label(s.query);
-  input::next_item(input::ItemKind::combo, query_shown);
-  if (ImGui::BeginCombo("##query", query_shown.c_str())) {
+  if (begin_combo("##query", query_shown.c_str())) {
     // Only the visible entries become items: the list has up to 2048 queries.
     ImGuiListClipper clipper;
     clipper.Begin(s.nq);
     while (clipper.Step())
       for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i)
         if (ImGui::Selectable((std::to_string(i) + "  " + lab.query_label(i)).c_str(), i == s.query)) next.query = i;
-    ImGui::EndCombo();
+    end_combo();
   }
   // The keys' hint beside the menu where it fits (it is longer in Spanish), else below it.
   const char* keys = tr("↑/↓ query   ←/→ step");

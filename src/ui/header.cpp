@@ -8,9 +8,9 @@
 
 #include "about.h"
 #include "accessibility.h"
+#include "combo.h"
 #include "theme.h"
 #include "ui.h"
-#include "input/item_layout.h"
 
 namespace ui {
 namespace {
@@ -35,11 +35,10 @@ void view_selector(const lab::State& s, lab::State& next, float width) {
   for (const lab::ViewName& v : lab::kViews)
     if (s.view == v.name) shown = tr(v.title);
   ImGui::SetNextItemWidth(width);
-  input::next_item(input::ItemKind::combo, shown);
-  if (ImGui::BeginCombo("##view", shown)) {
+  if (begin_combo("##view", shown)) {
     for (const lab::ViewName& v : lab::kViews)
       if (ImGui::Selectable(tr(v.title), s.view == v.name)) next.view = v.name;
-    ImGui::EndCombo();
+    end_combo();
   }
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "combo.h"
 #include "i18n.h"
 #include "theme.h"
 #include "ui.h"
@@ -30,11 +31,10 @@ void heads_card(const lab::Lab& lab, lab::State& next, Ui& ui) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, 170 * scale));
   const std::string shown = layers > 1 ? name(s.head) : i18n::format(tr("head %d of %d"), s.head, count);
-  input::next_item(input::ItemKind::combo, shown);
-  if (ImGui::BeginCombo("##head", shown.c_str())) {
+  if (begin_combo("##head", shown.c_str())) {
     for (int i = 0; i < count; ++i)
       if (ImGui::Selectable(name(i).c_str(), i == s.head)) lab::show_head(next, i);
-    ImGui::EndCombo();
+    end_combo();
   }
   const std::vector<attn::Matrix>& weights = lab.head_weights();
   if (weights.empty()) {

@@ -6,6 +6,7 @@
 #include <iterator>
 #include <string>
 
+#include "combo.h"
 #include "i18n.h"
 #include "theme.h"
 #include "ui.h"
@@ -83,8 +84,7 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const lab::Preset* current = lab::find_preset(s.preset);
   ImGui::SetNextItemWidth(-1);
   const char* preset_shown = current ? tr(current->title) : tr("Custom");
-  input::next_item(input::ItemKind::combo, preset_shown);
-  if (ImGui::BeginCombo("##preset", preset_shown)) {
+  if (begin_combo("##preset", preset_shown)) {
     for (const lab::Preset& p : lab::presets()) {
       if (ImGui::Selectable(tr(p.title), current == &p)) {
         next = p.state;
@@ -92,7 +92,7 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
         next.ui = s.ui;
       }
     }
-    ImGui::EndCombo();
+    end_combo();
   }
 
   section(N_("Shape"));
@@ -117,8 +117,7 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const char* scales[] = {"1/√d_k", tr("none"), "1/d_k", tr("custom")};
   int sc = int(s.scale);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-  input::next_item(input::ItemKind::combo, scales[sc]);
-  if (ImGui::Combo("##scale", &sc, scales, 4)) next.scale = attn::ScaleMode(sc);
+  if (combo("##scale", &sc, scales, 4)) next.scale = attn::ScaleMode(sc);
   if (s.scale == attn::ScaleMode::custom) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
@@ -130,8 +129,7 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
   const char* causal[] = {tr("no causal mask"), tr("causal (j ≤ i)"), tr("causal, bottom-right")};
   int ca = int(s.causal);
   ImGui::SetNextItemWidth(-1);
-  input::next_item(input::ItemKind::combo, causal[ca]);
-  if (ImGui::Combo("##causal", &ca, causal, 3)) next.causal = attn::Causal(ca);
+  if (combo("##causal", &ca, causal, 3)) next.causal = attn::Causal(ca);
   bool padded = !s.pad.empty();
   if (ImGui::Checkbox(tr("padding (batch of 2)"), &padded))
     next.pad = padded ? std::vector<int>{s.nk, std::max(1, s.nk / 2)} : std::vector<int>{};

@@ -123,7 +123,9 @@ for (const device of [{ name: 'tablet', width: 1024, height: 768, scale: 1 }, { 
     // A tap clicks: back to the walkthrough through the view menu (on a phone, the header's
     // other switches are in the ☰ menu).
     await touchTap(cdp, centre(await findItem(page, { kind: 'combo', label: 'Gradients' })));
-    await touchTap(cdp, centre(await findItem(page, { kind: 'menu', label: 'Walkthrough' })));
+    const choice = await findItem(page, { kind: 'menu', label: 'Walkthrough' });
+    assert.ok(choice.h >= 38, `a drop-down's choice is ${choice.h} px tall`);
+    await touchTap(cdp, centre(choice));
     await until(page, () => window.attentionLab.getState().view === undefined || window.attentionLab.getState().view === 'walkthrough');
     if (device.name === 'phone') {
       await touchTap(cdp, centre(await findItem(page, { label: '☰' })));

@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <array>
 
+#include "combo.h"
 #include "common.h"
 #include "explain.h"
 #include "heads.h"
 #include "i18n.h"
 #include "plot.h"
 #include "theme.h"
-#include "input/item_layout.h"
 
 namespace ui::views {
 namespace {
@@ -45,11 +45,10 @@ void heads(const lab::Lab& lab, lab::State& next, Ui& ui) {
   beside_if_room(field, tr("K/V heads"));
   ImGui::SetNextItemWidth(field);
   std::string kv_label = std::to_string(s.kv_heads);
-  input::next_item(input::ItemKind::combo, kv_label);
-  if (ImGui::BeginCombo(tr("K/V heads"), kv_label.c_str())) {
+  if (begin_combo(tr("K/V heads"), kv_label.c_str())) {
     for (int kv = 1; kv <= s.heads; ++kv)
       if (s.heads % kv == 0 && ImGui::Selectable(std::to_string(kv).c_str(), kv == s.kv_heads)) next.kv_heads = kv;
-    ImGui::EndCombo();
+    end_combo();
   }
   beside_if_room(ImGui::GetFrameHeight(), tr("cross-attention"));
   bool cross = lab.state().kind == lab::Kind::cross;

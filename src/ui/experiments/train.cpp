@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iterator>
 
+#include "combo.h"
 #include "common.h"
 #include "explain.h"
 #include "i18n.h"
@@ -120,8 +121,7 @@ bool combo(const char* label, int* current, const char* const* items, int count,
   std::vector<const char*> shown;
   for (int i = 0; i < count; ++i) shown.push_back(tr(items[i]));
   field_width(label, width);
-  input::next_item(input::ItemKind::combo, shown[*current]);
-  return ImGui::Combo(label, current, shown.data(), count);
+  return ui::combo(label, current, shown.data(), count);
 }
 
 void controls(const lab::Lab& lab, lab::State& next, Ui& ui) {
@@ -195,13 +195,12 @@ void controls(const lab::Lab& lab, lab::State& next, Ui& ui) {
     static constexpr const char* kKeys[] = {"scale", "init", "lr"};
     ImGui::SetNextItemWidth(w);
     const std::string compared = setting_label(key, s.vs.substr(key.size() + 1));
-    input::next_item(input::ItemKind::combo, compared);
-    if (ImGui::BeginCombo("##compared", compared.c_str())) {
+    if (begin_combo("##compared", compared.c_str())) {
       for (const char* k : kKeys) {
         const std::string vs = compared_setting(k, now);
         if (ImGui::Selectable(setting_label(k, vs.substr(vs.find(':') + 1)).c_str(), key == k)) next.vs = vs;
       }
-      ImGui::EndCombo();
+      end_combo();
     }
     ImGui::SameLine();
     ImGui::TextUnformatted(tr("only"));
