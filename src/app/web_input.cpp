@@ -25,7 +25,7 @@ float dpr() { return float(emscripten_get_device_pixel_ratio()); }
 // The recognizer follows fingers on the screen, not on the canvas: when a swipe scrolls the
 // lesson around an embedded lab, the canvas moves under a finger that stays put, and canvas
 // coordinates would count that as the finger moving (and the lesson would shake). Where a
-// point of the screen is on the canvas: minus `g.screen_to_canvas`, as of the latest event.
+// point of the screen is on the canvas: minus `g_screen_to_canvas`, as of the latest event.
 Point g_screen_to_canvas;
 ImVec2 on_canvas(Point screen) { return ImVec2(screen.x - g_screen_to_canvas.x, screen.y - g_screen_to_canvas.y); }
 // ImGui's "no mouse": a swipe hovers nothing (no tooltip follows the content under the finger).
@@ -60,7 +60,7 @@ class Target final : public ui::input::TouchTarget {
     return item && item->grabs;
   }
   Point scroll(Point at, Point delta) override {
-    if (g.touch_leads) pointer(kNowhere, false);
+    if (g.touch_leads) press(kNowhere, false);
     const ImVec2 moved = ui::input::scroll_at(on_canvas(at), ImVec2(delta.x, delta.y));
     if (moved.x != 0 || moved.y != 0) wake();
     return {moved.x, moved.y};
@@ -70,7 +70,7 @@ class Target final : public ui::input::TouchTarget {
     if (zoomed) wake();
     return zoomed;
   }
-  void pointer(Point p, bool down) override { press(p.x == kNowhere.x ? kNowhere : to_point(on_canvas(p)), down); }
+  void pointer(Point p, bool down) override { press(to_point(on_canvas(p)), down); }
   void tap(Point p, bool twice) override;
 
  private:

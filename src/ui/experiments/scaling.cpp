@@ -34,10 +34,13 @@ void scaling(const lab::Lab& lab, lab::State& next, Ui&) {
   notice(tr("With unit-variance entries, q·k spreads wider as d_k grows, and the softmax of wide scores picks one key. "
             "Dividing by √d_k keeps the spread at 1 for every d_k; dividing by d_k overshoots and flattens the weights."));
   int dk = d.dk;
-  ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, 360 * ImGui::GetFontSize() / 16));
+  // The slider leaves room for its label; the note goes beside it where a dozen characters'
+  // width is left (else each character would wrap onto a line of its own), below it on a phone.
+  const float label_w = ImGui::CalcTextSize("d_k").x + ImGui::GetStyle().ItemInnerSpacing.x;
+  ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x - label_w, 360 * ImGui::GetFontSize() / 16));
   if (ImGui::SliderInt("d_k", &dk, 1, experiments::kScalingMaxDk, "%d", ImGuiSliderFlags_Logarithmic)) next.dk = dk;
-  ImGui::SameLine();
-  ImGui::PushTextWrapPos(0.0f);  // beside the slider, wrapped at the window's edge rather than clipped
+  beside_if_room(12 * ImGui::GetFontSize(), "");
+  ImGui::PushTextWrapPos(0.0f);  // wrapped at the window's edge rather than clipped
   ImGui::TextDisabled(tr("%d × %d scores of N(0, 1) vectors, seed %u"), d.queries, d.keys, d.seed);
   ImGui::PopTextWrapPos();
 

@@ -11,7 +11,6 @@ namespace {
 
 struct Recorded {
   Item item;
-  ImGuiID id = 0;
   bool known = false;  // ImGui or a hint said what it is (else: a scrollbar, a child window…)
 };
 
@@ -38,7 +37,7 @@ std::string_view visible(const char* label) {
 
 Recorded* find(ImGuiID id) {
   for (std::size_t i = g_count; i-- > 0;)
-    if (g_building[i].id == id) return &g_building[i];
+    if (g_building[i].item.id == id) return &g_building[i];
   return nullptr;
 }
 
@@ -110,7 +109,6 @@ void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, const ImRect& bb, ImGuiID id
   const ImRect& clip = window->ClipRect;
   if (g_count == g_building.size()) g_building.emplace_back();
   Recorded& r = g_building[g_count++];
-  r.id = id;
   r.item.id = id;
   r.known = hint.set;
   r.item.kind = hint.kind;
