@@ -52,7 +52,7 @@ void apply_fragment(App& app, const std::string& fragment, bool replace, std::ve
   app.link_notes = LinkNotes{fragment, std::move(base), !replace, std::move(earlier), std::move(parsed.notes),
                              i18n::language()};
   // The notes are written in the language the link asks for (lang=es).
-  i18n::set_language(i18n::resolve(parsed.state.lang, system_language()));
+  i18n::set_language(i18n::resolve(lab::name_of(parsed.state.lang), system_language()));
   show_link_notes(app);
   // The state the page opens with is where the history starts, not an edit.
   if (app.frames == 0) app.lab.set_state(std::move(parsed.state));

@@ -161,8 +161,8 @@ void frame() {
   // Fonts and style follow the screen's scale and the theme; rebuilt only when they change.
   const float scale = current_scale(app.window);
   // theme=auto follows the system's scheme (the page's media query in the browser).
-  const std::string& theme = app.lab.state().theme;
-  const int dark = theme == "dark" || (theme == "auto" && app.ui.prefers_dark);
+  const lab::Theme theme = app.lab.state().theme;
+  const int dark = theme == lab::Theme::dark || (theme == lab::Theme::system && app.ui.prefers_dark);
   if (scale != app.ui_scale || dark != app.dark || app.ui.touch_screen != app.touch_screen) {
     if (scale != app.ui_scale) {
       ui::load_fonts(scale);
@@ -175,7 +175,7 @@ void frame() {
     app.touch_screen = app.ui.touch_screen;
     wake();
   }
-  const i18n::Lang lang = i18n::resolve(app.lab.state().lang, system_language());
+  const i18n::Lang lang = i18n::resolve(lab::name_of(app.lab.state().lang), system_language());
   i18n::set_language(lang);
   if (lang != app.language_shown) {
     app.language_shown = lang;

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "contract.h"  // the contract's names of the kernel's choices
+
 namespace experiments {
 
 namespace {
@@ -31,15 +33,6 @@ json matrix(const attn::Matrix& m) {
   return rows;
 }
 
-const char* name_of(attn::Causal c) {
-  switch (c) {
-    case attn::Causal::none: return "none";
-    case attn::Causal::top_left: return "top_left";
-    case attn::Causal::bottom_right: return "bottom_right";
-  }
-  return "none";
-}
-
 const char* name_of(attn::Softmax s) { return s == attn::Softmax::stable ? "stable" : "naive"; }
 
 const char* name_of(attn::Precision p) { return p == attn::Precision::float32 ? "float32" : "float16"; }
@@ -54,7 +47,7 @@ const char* name_of(attn::Mask::Kind k) {
 }
 
 json options(const attn::Options& o) {
-  return {{"scale", number(o.scale)},          {"causal", name_of(o.causal)},
+  return {{"scale", number(o.scale)},          {"causal", attn::io::causal_name(o.causal)},
           {"mask", name_of(o.mask.kind)},      {"mask_fill", number(o.mask_fill)},
           {"softmax", name_of(o.softmax)},     {"precision", name_of(o.precision)}};
 }

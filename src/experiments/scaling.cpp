@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "contract.h"  // attn::io::scale_name: the series are named as the contract names scales
 #include "sampling.h"
 
 namespace experiments {
@@ -20,7 +21,6 @@ constexpr double kHistogramSigmas = 4;  // the histograms span ±4 standard devi
 
 constexpr std::array<attn::ScaleMode, 3> kModes{attn::ScaleMode::none, attn::ScaleMode::inv_sqrt_dk,
                                                 attn::ScaleMode::inv_dk};
-constexpr std::array<const char*, 3> kModeNames{"none", "inv_sqrt_dk", "inv_dk"};
 
 attn::HeadTrace trace_of(const Problem& p, attn::ScaleMode mode) {
   attn::Options o;
@@ -53,7 +53,7 @@ ScalingData scaling(int dk, std::uint32_t seed) {
   for (std::size_t m = 0; m < kModes.size(); ++m) {
     const attn::HeadTrace t = trace_of(p, kModes[m]);
     ScaleSeries& series = d.scales[m];
-    series.name = kModeNames[m];
+    series.name = attn::io::scale_name(kModes[m]);
     series.scale = attn::scale_for(kModes[m], dk);
     series.sample_weights.assign(t.weights.row(0).begin(), t.weights.row(0).end());
     if (kModes[m] == attn::ScaleMode::inv_sqrt_dk) {

@@ -40,6 +40,14 @@ struct Request {
 
 Request parse_request(std::string_view json_text);
 
+// The contract's names of the kernel's choices (docs/contract.md), the one place they are
+// spelled: causal "none", "top_left", "bottom_right" (a request's causal also reads false and
+// true); scale "inv_sqrt_dk", "none", "inv_dk" (the training request's, docs/training.md, and
+// the scaling experiment's series; a custom scale is its number, so nullptr).
+const char* causal_name(Causal causal);
+bool parse_causal_name(std::string_view name, Causal& out);
+const char* scale_name(ScaleMode mode);
+
 // The request's fields and the names "outputs" takes: parse_request refuses any other
 // (docs/contract.md documents each; tests/unit/docs_test.cpp holds them together).
 const std::set<std::string>& request_fields();

@@ -134,11 +134,9 @@ json parse_json(std::string_view text) {
 
 Causal parse_causal(const json& j) {
   if (j.is_boolean()) return j.get<bool>() ? Causal::top_left : Causal::none;
-  if (j.is_string()) {
-    const auto& s = j.get_ref<const std::string&>();
-    if (s == "top_left") return Causal::top_left;
-    if (s == "bottom_right") return Causal::bottom_right;
-  }
+  Causal named = Causal::none;
+  // A string names an alignment; "none" is false's and not a string the contract reads.
+  if (j.is_string() && parse_causal_name(j.get_ref<const std::string&>(), named) && named != Causal::none) return named;
   fail("causal: expected false, true, \"top_left\" or \"bottom_right\"");
 }
 

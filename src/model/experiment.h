@@ -39,7 +39,8 @@ class Experiment {
 
  private:
   std::string key_;  // the parameters the data was computed from
-  std::string view_;
+  View view_ = View::walkthrough;
+  bool measuring_ = false;  // view=cost with run=1: its data is the measurement's
   std::optional<experiments::ExperimentData> data_;
   std::string error_;
   std::uint64_t version_ = 0;

@@ -10,7 +10,8 @@ namespace {
 State without_navigation(State s) {
   s.step = Step::scores;
   s.query = s.batch = s.row = 0;
-  s.view = s.mode = s.theme = s.ui = "";
+  const State plain;
+  s.view = plain.view, s.mode = plain.mode, s.theme = plain.theme, s.density = plain.density;
   s.play = s.run = false;
   return s;
 }
@@ -55,7 +56,7 @@ std::optional<State> History::step(std::deque<State>& from, std::deque<State>& t
   to.push_back(current);
   bytes_ += bytes(current);
   out.theme = current.theme;
-  out.ui = current.ui;
+  out.density = current.density;
   trim();
   return out;
 }

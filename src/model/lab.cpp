@@ -10,23 +10,6 @@
 namespace lab {
 namespace {
 
-// The state with everything that does not change the numbers reset: two states with the
-// same key compute the same trace.
-State compute_key(State s) {
-  s.step = Step::scores;
-  s.query = s.batch = 0;
-  s.view = s.theme = s.ui = s.pitfall = "";
-  s.mult = 1;
-  s.row = s.tile = s.heads = s.kv_heads = 0;
-  s.run = false;  // view=cost's measurement is the Experiment's
-  s.preset.clear();
-  s.train = {};  // view=train's runs are Training's
-  s.play = false;
-  s.steps_per_frame = 0;
-  s.vs.clear();
-  return s;
-}
-
 // Splits flat (batch, rows, cols) values into one Eigen matrix per sequence.
 std::vector<attn::Matrix> per_batch(const std::vector<float>& flat, int batches, int rows, int cols) {
   std::vector<attn::Matrix> out;
@@ -41,19 +24,19 @@ Lab::Lab(State state) : state_(std::move(state)) {
   normalize(state_);
   recompute();
   experiment_.update(state_);
-  if (state_.view == "train") training_.update(state_);
+  if (state_.view == View::train) training_.update(state_);
 }
 
 void Lab::set_state(State state) {
   normalize(state, state_);  // typed values survive a new shape or seed (typed.h)
   if (state == state_) return;
-  const bool recompute_needed = compute_key(state) != compute_key(state_);
+  const bool recompute_needed = computed_part(state) != computed_part(state_);
   state_ = std::move(state);
   changed_ = true;
   if (recompute_needed) recompute();
   experiment_.update(state_);
   // Built on first use: the other views never pay for a model.
-  if (state_.view == "train") training_.update(state_);
+  if (state_.view == View::train) training_.update(state_);
 }
 
 void Lab::practice_next() {
@@ -80,7 +63,7 @@ std::string Lab::practice_question_json() {
 }
 
 std::string Lab::experiment_json() const {
-  return state_.view == "train" ? training_.json() : experiment_.json();
+  return state_.view == View::train ? training_.json() : experiment_.json();
 }
 
 bool Lab::take_changed() {
@@ -174,7 +157,7 @@ void Lab::recompute() {
     x_.assign(std::size_t(b), attn::Matrix());
     w_q_ = w_k_ = w_v_ = attn::Matrix();
     flat_q_ = typed_or_seeded(s, Typed::q);
-    if (s.kind == Kind::self) {
+    if (s.kind == Attention::self) {
       flat_k_ = flat_v_ = flat_q_;  // Q = K = V = X, the lesson's worked example
     } else {
       flat_k_ = typed_or_seeded(s, Typed::k);
@@ -239,7 +222,7 @@ std::string Lab::trace_json() const {
                {"scale", options_.scale},
                {"outputs", {"output", "weights", "scores"}}};
   if (options_.causal != attn::Causal::none)
-    request["causal"] = options_.causal == attn::Causal::top_left ? "top_left" : "bottom_right";
+    request["causal"] = attn::io::causal_name(options_.causal);
   if (!options_.mask.empty()) {
     std::vector<attn::Matrix> allowed;
     for (int b = 0; b < s.batches(); ++b)

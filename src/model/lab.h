@@ -73,7 +73,7 @@ class Lab {
   void train_advance(double budget_ms) { training_.advance(state_.steps_per_frame, budget_ms); }
   // True while view=train plays a run that can still step (what the app animates for).
   bool training_running() const {
-    return state_.view == "train" && state_.play && training_.run() && !training_.finished();
+    return state_.view == View::train && state_.play && training_.run() && !training_.finished();
   }
   // Practice mode's questions (src/practice): the current one, a new one about what is on
   // screen now, and the answer to the current one (`value` as JSON text; a verdict with an

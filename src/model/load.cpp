@@ -183,9 +183,9 @@ Loaded load(std::string_view request_json, std::string_view options_json, const 
   State& s = out.state;
   s = current;
   s.preset.clear();  // a preset's tokens and base do not belong to this data
-  if (s.view != "compare") s.view = "walkthrough";
+  if (s.view != View::compare) s.view = View::walkthrough;
   if (s.step == Step::input) s.step = Step::scores;  // cross-attention has no input X
-  s.kind = Kind::cross;
+  s.kind = Attention::cross;
   s.nq = shape.nq;
   s.nk = shape.nk;
   s.dk = shape.dk;

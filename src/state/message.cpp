@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "choices.h"  // booleans as a link spells them
+
 namespace lab {
 
 namespace {
@@ -51,7 +53,7 @@ bool scalar_list(const json& list, std::string& out) {
 // A value as the fragment spells it: booleans as 1 or 0, lists joined by commas.
 bool value_text(const json& value, std::string& out) {
   if (value.is_string()) out = value.get<std::string>();
-  else if (value.is_boolean()) out = value.get<bool>() ? "1" : "0";
+  else if (value.is_boolean()) out = name_of(value.get<bool>());
   else if (value.is_number()) out = number_text(value.get<double>());
   else if (!value.is_array() || !scalar_list(value, out)) return false;
   return true;

@@ -11,7 +11,7 @@ Preset causal_3x2() {
   // with no projections.
   State s;
   s.preset = "causal-3x2";
-  s.kind = Kind::self;
+  s.kind = Attention::self;
   s.project = false;
   s.nq = s.nk = 3;
   s.dk = s.dv = 2;
@@ -27,7 +27,7 @@ Preset saturation() {
   // V is the identity, so the output row repeats the weights.
   State s;
   s.preset = "saturation";
-  s.kind = Kind::cross;
+  s.kind = Attention::cross;
   s.nq = 1;
   s.nk = 3;
   s.dk = 64;
@@ -43,7 +43,7 @@ Preset saturation() {
 Preset random_sentence() {
   State s;
   s.preset = "random";
-  s.kind = Kind::self;
+  s.kind = Attention::self;
   s.nq = s.nk = 6;
   s.dk = s.dv = 8;
   s.dmodel = 8;
@@ -56,7 +56,7 @@ Preset cross() {
   // Translation-style cross-attention: English queries look at French keys.
   State s;
   s.preset = "cross";
-  s.kind = Kind::cross;
+  s.kind = Attention::cross;
   s.nq = 4;
   s.nk = 7;
   s.dk = 8;
@@ -72,7 +72,7 @@ Preset padding() {
   // Two sequences of lengths 5 and 3 padded to 5 in one batch: padded keys are masked.
   State s;
   s.preset = "padding";
-  s.kind = Kind::self;
+  s.kind = Attention::self;
   s.nq = s.nk = 5;
   s.dk = s.dv = 4;
   s.seed = 3;

@@ -1,5 +1,5 @@
 // [SECTION] names and comparison, [SECTION] normalize, [SECTION] number text,
-// [SECTION] view=train's keys, [SECTION] parse_fragment, [SECTION] to_fragment.
+// [SECTION] view=train's keys, [SECTION] the keys, [SECTION] parse_fragment, [SECTION] to_fragment.
 #include "state.h"
 
 #include <algorithm>
@@ -20,28 +20,21 @@ namespace lab {
 // [SECTION] names and comparison --------------------------------------------------------
 
 namespace {
-// The link's names, which the stepper shows (translated: they are messages too).
-constexpr const char* kStepNames[kStepCount] = {N_("input"), N_("scores"), N_("scale"), N_("mask"), N_("softmax"),
-                                                N_("output")};
-
+// Every field, named by a structured binding: one that names fewer than State has does not
+// build, so a new field cannot be left out of the comparison.
 auto tie(const State& s) {
-  return std::tie(s.preset, s.step, s.query, s.batch, s.view, s.kind, s.nq, s.nk, s.dk, s.dv,
-                  s.seed, s.scale, s.custom_scale, s.causal, s.pad, s.blocked, s.q, s.k, s.v, s.source, s.query_tokens,
-                  s.key_tokens, s.loaded_heads, s.head, s.project,
-                  s.dmodel, s.x, s.wq, s.wk, s.wv,
-                  s.theme, s.lang, s.ui, s.mode, s.mult, s.row, s.pitfall, s.tile, s.heads, s.kv_heads, s.run, s.train, s.play,
-                  s.steps_per_frame, s.vs);
+  const auto& [preset, step, query, batch, view, kind, nq, nk, dk, dv, seed, scale, custom_scale, causal, pad, blocked, q,
+               k, v, source, query_tokens, key_tokens, loaded_heads, head, project, dmodel, x, wq, wk, wv, theme, lang,
+               density, mode, mult, row, pitfall, tile, heads, kv_heads, run, train, play, steps_per_frame, vs] = s;
+  return std::tie(preset, step, query, batch, view, kind, nq, nk, dk, dv, seed, scale, custom_scale, causal, pad, blocked,
+                  q, k, v, source, query_tokens, key_tokens, loaded_heads, head, project, dmodel, x, wq, wk, wv, theme,
+                  lang, density, mode, mult, row, pitfall, tile, heads, kv_heads, run, train, play, steps_per_frame, vs);
 }
 }  // namespace
 
-const char* step_name(Step step) { return kStepNames[int(step)]; }
+const char* step_name(Step step) { return name_of(step); }
 
 bool State::operator==(const State& o) const { return tie(*this) == tie(o); }
-
-bool is_experiment_view(std::string_view view) {
-  // Every view after the walkthrough's two.
-  return std::any_of(std::begin(kViews) + 2, std::end(kViews), [&](const ViewName& v) { return view == v.name; });
-}
 
 // [SECTION] normalize --------------------------------------------------------------------
 
@@ -62,8 +55,8 @@ int loaded_layer_count(const State& s) { return s.loaded_heads ? s.loaded_heads-
 
 void normalize(State& s) {
   // Only the scaling experiment goes past the walkthrough's d_k (self-attention's d_v follows).
-  if (s.view != "scaling") s.dk = std::min(s.dk, Limits::max_d);
-  if (s.kind == Kind::self) {
+  if (s.view != View::scaling) s.dk = std::min(s.dk, Limits::max_d);
+  if (s.kind == Attention::self) {
     s.nk = s.nq;
     s.dv = s.dk;
     s.k.clear();
@@ -100,7 +93,7 @@ void normalize(State& s) {
   for (std::vector<float>* m : {&s.q, &s.k, &s.v, &s.x, &s.wq, &s.wk, &s.wv})
     for (float& x : *m) x = std::isfinite(x) ? std::clamp(x, -Limits::max_value, Limits::max_value) : 0.0f;
   // Loaded data is cross-attention's Q, K, V: without them nothing loaded is shown any more.
-  if (s.kind != Kind::cross || s.q.empty() || s.k.empty() || s.v.empty()) {
+  if (s.kind != Attention::cross || s.q.empty() || s.k.empty() || s.v.empty()) {
     s.source.clear();
     s.query_tokens.clear();
     s.key_tokens.clear();
@@ -207,58 +200,23 @@ std::string percent_decode(std::string_view text) {
   return out;
 }
 
-template <class E, std::size_t N>
-bool parse_name(std::string_view text, const char* const (&names)[N], E& out) {
-  for (std::size_t i = 0; i < N; ++i)
-    if (text == names[i]) {
-      out = E(i);
-      return true;
-    }
-  return false;
-}
-
-constexpr const char* kKindNames[] = {"self", "cross"};
-constexpr const char* kCausalNames[] = {"0", "1", "br"};
-constexpr const char* kScaleNames[] = {"sqrt", "none", "dk"};  // custom: a number
-constexpr const char* kThemes[] = {"light", "dark", "auto"};  // auto: the reader's system setting
-constexpr const char* kLangs[] = {"en", "es", "auto"};  // auto: the reader's system language
-constexpr const char* kUis[] = {"full", "compact"};
-constexpr const char* kModes[] = {"explore", "practice"};
-
 const std::size_t kMaxMatrix = std::size_t(Limits::max_batch) * Limits::max_n * Limits::max_d;
-
-// The typed matrices of a link, by key.
-constexpr const char* kMatrixKeys[] = {"q", "k", "v", "x", "wq", "wk", "wv"};
-bool is_matrix_key(std::string_view key) {
-  return std::any_of(std::begin(kMatrixKeys), std::end(kMatrixKeys), [&](const char* k) { return key == k; });
-}
-// The other keys apply() reads. apply() refuses a key missing here, so this list, with the
-// matrices and what parse_fragment reads itself, is every key a link may carry (state_keys()).
-constexpr const char* kApplyKeys[] = {"step", "query", "batch", "n", "nq", "nk", "dk", "dmodel", "proj", "dv",
-                                      "mult", "row", "pitfall", "tile", "heads", "kvheads", "seed", "scale",
-                                      "causal", "attn", "play", "run", "spf", "view", "theme", "ui", "lang",
-                                      "mode", "pad", "block", "head"};
-bool is_apply_key(std::string_view key) {
-  return is_matrix_key(key) ||
-         std::any_of(std::begin(kApplyKeys), std::end(kApplyKeys), [&](const char* k) { return key == k; });
-}
-std::vector<float>& matrix(State& s, std::string_view key) {
-  std::vector<float>* all[] = {&s.q, &s.k, &s.v, &s.x, &s.wq, &s.wk, &s.wv};
-  for (std::size_t i = 0; i < std::size(kMatrixKeys); ++i)
-    if (key == kMatrixKeys[i]) return *all[i];
-  return s.q;
-}
-
-bool parse_view(std::string_view text) {
-  return std::any_of(std::begin(kViews), std::end(kViews), [&](const ViewName& v) { return text == v.name; });
-}
 
 // "walkthrough, compare, … or train", from the one list of views.
 std::string view_names() {
   std::string text;
-  for (const ViewName& v : kViews) text += (text.empty() ? "" : &v == std::end(kViews) - 1 ? " or " : ", ") + std::string(v.name);
+  for (const ViewRow& v : kViews) text += (text.empty() ? "" : &v == std::end(kViews) - 1 ? " or " : ", ") + std::string(v.name);
   return text;
 }
+
+}  // namespace
+
+template <>
+struct Names<train::Positions> {
+  static constexpr const auto& list = train::kPositionNames;
+};
+
+namespace {
 
 // [SECTION] view=train's keys -------------------------------------------------------------
 
@@ -291,16 +249,12 @@ const TrainKey kTrainKeys[] = {
     {"dk", true, [](const C& c) { return std::to_string(c.d_k); }, [](C& c, V v) { return set_whole(c.d_k, v); }},
     {"seq", false, [](const C& c) { return std::to_string(c.seq); }, [](C& c, V v) { return set_whole(c.seq, v); }},
     {"vocab", false, [](const C& c) { return std::to_string(c.vocab); }, [](C& c, V v) { return set_whole(c.vocab, v); }},
-    {"causal", true, [](const C& c) { return std::string(c.causal ? "1" : "0"); },
-     [](C& c, V v) {
-       if (v != "0" && v != "1") return N_("0 or 1");
-       c.causal = v == "1";
-       return "";
-     }},
-    {"scale", true, [](const C& c) { return std::string(kScaleNames[int(c.scale)]); },
-     [](C& c, V v) { return parse_name(v, kScaleNames, c.scale) ? "" : N_("sqrt, none or dk"); }},
-    {"pos", false, [](const C& c) { return std::string(train::kPositionNames[int(c.positions)]); },
-     [](C& c, V v) { return parse_name(v, train::kPositionNames, c.positions) ? "" : N_("learned or sinusoidal"); }},
+    {"causal", true, [](const C& c) { return std::string(name_of(c.causal)); },
+     [](C& c, V v) { return parse_name(v, c.causal) ? "" : N_("0 or 1"); }},
+    {"scale", true, [](const C& c) { return std::string(name_of(c.scale)); },
+     [](C& c, V v) { return parse_name(v, c.scale) ? "" : N_("sqrt, none or dk"); }},
+    {"pos", false, [](const C& c) { return std::string(name_of(c.positions)); },
+     [](C& c, V v) { return parse_name(v, c.positions) ? "" : N_("learned or sinusoidal"); }},
     {"init", false, [](const C& c) { return float_text(c.init_std); }, [](C& c, V v) { return set_number(c.init_std, v); }},
     {"pinit", false, [](const C& c) { return float_text(c.proj_std); }, [](C& c, V v) { return set_number(c.proj_std, v); }},
     {"lr", false, [](const C& c) { return float_text(c.lr); }, [](C& c, V v) { return set_number(c.lr, v); }},
@@ -338,10 +292,324 @@ std::string compare_config(const State& s, train::Config& out) {
   return set_train(s.train, *key, s.vs.substr(colon + 1), out);
 }
 
+
+namespace {
+
+// [SECTION] the keys -----------------------------------------------------------------------
+
+// One key=value of a link being read, and the note that says why a value is refused.
+struct Reading {
+  const std::string& key;
+  const std::string& value;
+  bool out_of_range = false;  // a number outside the key's range, held to the range's nearest end
+
+  std::string expected_text(const std::string& expected) const {
+    return i18n::format(tr("ignored %s=%s: expected %s"), key.c_str(), value.c_str(), expected.c_str());
+  }
+  // What was expected, as a message translated here with the limits it names (from Limits, so
+  // the text cannot drift from the check).
+  template <class... Bounds>
+  std::string expected(const char* message, Bounds... bounds) const {
+    if constexpr (sizeof...(bounds) == 0) return expected_text(tr(message));
+    else return expected_text(i18n::format(tr(message), bounds...));
+  }
+  // A whole number held to [lo, hi]; false when the value is not a whole number at all.
+  bool whole(long lo, long hi, int& out) {
+    long n = 0;
+    if (!parse_int(value, -0x7fffffffL, 0x7fffffffL, n)) return false;
+    out_of_range = n < lo || n > hi;
+    out = int(std::clamp(n, lo, hi));
+    return true;
+  }
+};
+
+template <class E>
+std::string read_name(Reading& r, E& field, const char* expected) {
+  return parse_name(r.value, field) ? "" : r.expected(expected);
+}
+// Every switch of a link (proj, run, play, the model's causal) reads "0" or "1" here.
+std::string read_switch(Reading& r, bool& field) { return read_name(r, field, N_("0 or 1")); }
+std::string read_row(Reading& r, int& field) {
+  return r.whole(0, Limits::max_n - 1, field) ? "" : r.expected(N_("a row index"));
+}
+std::string read_dimension(Reading& r, int& field) {
+  return r.whole(1, Limits::max_d, field) ? "" : r.expected(N_("a dimension from 1 to %d"), Limits::max_d);
+}
+std::string read_heads(Reading& r, int& field) {
+  return r.whole(1, Limits::max_heads, field) ? "" : r.expected(N_("a number of heads from 1 to %d"), Limits::max_heads);
+}
+// n sets both sizes, nq and nk one each.
+std::string read_size(Reading& r, int* nq, int* nk) {
+  int n = 0;
+  if (!r.whole(1, Limits::max_n, n)) return r.expected(N_("a size from 1 to %d"), Limits::max_n);
+  for (int* size : {nq, nk})
+    if (size) *size = n;
+  return "";
+}
+template <std::vector<float> State::*M>
+std::string read_matrix(State& s, Reading& r) {
+  const auto entry = [](std::string_view t, float& out) {
+    return parse_float(t, out) && std::fabs(out) <= Limits::max_value;
+  };
+  return parse_list(r.value, kMaxMatrix, s.*M, entry)
+             ? ""
+             : r.expected(N_("numbers from -%g to %g separated by commas"), double(Limits::max_value),
+                          double(Limits::max_value));
+}
+
+template <auto F>
+std::string whole_text(const State& s) {
+  return std::to_string(s.*F);
+}
+template <auto F>
+std::string name_text(const State& s) {
+  return name_of(s.*F);
+}
+template <std::vector<float> State::*M>
+std::string matrix_text(const State& s) {
+  return list_text(s.*M, float_text);
+}
+
+// When a link writes a key: always in the complete form, otherwise when it differs from the
+// preset's.
+template <auto... F>
+bool changed(const State& s, const State& base, bool complete) {
+  return complete || ((s.*F != base.*F) || ...);
+}
+// How the model's runs play: written where it differs from the built-in default, whatever the
+// preset (a link may set it before switching to view=train); complete in view=train only.
+template <auto F>
+bool run_changed(const State& s, const State&, bool complete) {
+  static const State plain;
+  return (complete && s.view == View::train) || s.*F != plain.*F;
+}
+// A typed matrix only when it differs (never the preset's again); loaded data (`loaded_too`
+// false: Q, K, V) stays out of links, as at n = 2048 it would be megabytes.
+template <std::vector<float> State::*M, bool loaded_too>
+bool matrix_changed(const State& s, const State& base, bool) {
+  return (loaded_too || s.source.empty()) && s.*M != base.*M;
+}
+// n for equal sizes that changed, nq and nk otherwise (and in the complete form).
+bool n_alone(const State& s, const State& base, bool complete) {
+  return !complete && s.nq == s.nk && (s.nq != base.nq || s.nk != base.nk);
+}
+// The mask's lists, also in the complete form when not empty (a preset's padding is part of
+// what is computed).
+template <auto F>
+bool mask_changed(const State& s, const State& base, bool complete) {
+  return s.*F != base.*F || (complete && !(s.*F).empty());
+}
+
+template <auto... F>
+void keep(State& to, const State& from) {
+  ((to.*F = from.*F), ...);
+}
+
+// The experiment views whose data a key changes, as bits by View.
+using Views = unsigned;
+template <class... V>
+constexpr Views used_by(V... views) {
+  return (0u | ... | (1u << unsigned(views)));
+}
+
+// One key of a link: the one place that says how it reads, how it writes, and what it changes.
+// The table's order is the order links write the keys in.
+struct Key {
+  const char* name;
+  // Reads a value into the state: "" or the note saying why it was ignored. nullptr: a key
+  // parse_fragment reads itself (preset, task, vs), as it changes how the others read.
+  std::string (*read)(State&, Reading&);
+  std::string (*text)(const State&);  // the value as a link writes it
+  bool (*write)(const State& s, const State& base, bool complete);  // whether a link writes it
+  void (*keep)(State& to, const State& from);  // copies the fields the key sets
+  bool computes;       // whether it changes the walkthrough's numbers (Lab computes again)
+  Views views = 0;     // the experiment views whose data it changes
+  std::vector<float> State::*matrix = nullptr;  // a typed matrix's field
+};
+
+using S = State;
+using R = Reading;
+const Key kKeys[] = {
+    {"preset", nullptr, [](const S& s) { return s.preset; },
+     [](const S& s, const S&, bool) { return find_preset(s.preset) != nullptr; }, keep<&S::preset>, false},
+    {"attn", [](S& s, R& r) { return read_name(r, s.kind, N_("self or cross")); }, name_text<&S::kind>,
+     changed<&S::kind>, keep<&S::kind>, true},
+    {"n", [](S& s, R& r) { return read_size(r, &s.nq, &s.nk); }, whole_text<&S::nq>, n_alone, keep<&S::nq, &S::nk>, true,
+     used_by(View::tiling)},
+    {"nq", [](S& s, R& r) { return read_size(r, &s.nq, nullptr); }, whole_text<&S::nq>,
+     [](const S& s, const S& base, bool all) { return !n_alone(s, base, all) && changed<&S::nq>(s, base, all); },
+     keep<&S::nq>, true, used_by(View::heads)},
+    {"nk", [](S& s, R& r) { return read_size(r, nullptr, &s.nk); }, whole_text<&S::nk>,
+     [](const S& s, const S& base, bool all) { return !n_alone(s, base, all) && changed<&S::nk>(s, base, all); },
+     keep<&S::nk>, true, used_by(View::heads)},
+    {"dk",
+     [](S& s, R& r) {
+       return r.whole(1, Limits::max_scaling_dk, s.dk)
+                  ? ""
+                  : r.expected(N_("a dimension from 1 to %d (%d outside view=scaling)"), Limits::max_scaling_dk,
+                               Limits::max_d);
+     },
+     whole_text<&S::dk>, changed<&S::dk>, keep<&S::dk>, true, used_by(View::scaling, View::heads)},
+    {"proj", [](S& s, R& r) { return read_switch(r, s.project); }, name_text<&S::project>, changed<&S::project>,
+     keep<&S::project>, true},
+    {"dmodel", [](S& s, R& r) { return read_dimension(r, s.dmodel); }, whole_text<&S::dmodel>, changed<&S::dmodel>,
+     keep<&S::dmodel>, true},
+    {"dv", [](S& s, R& r) { return read_dimension(r, s.dv); }, whole_text<&S::dv>,
+     [](const S& s, const S& base, bool all) { return all || (s.dv != base.dv && s.kind == Attention::cross); },
+     keep<&S::dv>, true, used_by(View::heads)},
+    {"seed",
+     [](S& s, R& r) {
+       long n = 0;
+       if (!parse_int(r.value, 0, 0x7fffffffL, n)) return r.expected(N_("a whole number"));
+       s.seed = std::uint32_t(n);
+       return std::string();
+     },
+     whole_text<&S::seed>, changed<&S::seed>, keep<&S::seed>, true,
+     used_by(View::scaling, View::gradients, View::pitfalls, View::stability, View::tiling, View::heads)},
+    {"scale",
+     [](S& s, R& r) {
+       float custom = 0;
+       if (parse_name(r.value, s.scale)) return std::string();
+       if (!parse_float(r.value, custom) || std::fabs(custom) > Limits::max_custom_scale)
+         return r.expected(N_("sqrt, none, dk or a number from -%g to %g"), double(Limits::max_custom_scale),
+                           double(Limits::max_custom_scale));
+       s.scale = attn::ScaleMode::custom;
+       s.custom_scale = custom;
+       return std::string();
+     },
+     [](const S& s) { return s.scale == attn::ScaleMode::custom ? float_text(s.custom_scale) : name_of(s.scale); },
+     changed<&S::scale, &S::custom_scale>, keep<&S::scale, &S::custom_scale>, true},
+    {"causal", [](S& s, R& r) { return read_name(r, s.causal, N_("0, 1 or br")); }, name_text<&S::causal>,
+     changed<&S::causal>, keep<&S::causal>, true},
+    {"pad",
+     [](S& s, R& r) {
+       auto length = [](std::string_view t, int& out) {
+         long v = 0;
+         if (!parse_int(t, 0, Limits::max_n, v)) return false;
+         out = int(v);
+         return true;
+       };
+       return parse_list(r.value, Limits::max_batch, s.pad, length)
+                  ? ""
+                  : r.expected(N_("up to %d sequence lengths separated by commas"), Limits::max_batch);
+     },
+     [](const S& s) { return list_text(s.pad, [](int v) { return std::to_string(v); }); }, mask_changed<&S::pad>,
+     keep<&S::pad>, true},
+    {"block",
+     [](S& s, R& r) {
+       auto cell = [](std::string_view t, std::pair<int, int>& out) {
+         const auto parts = split(t, ':');
+         long i = 0, j = 0;
+         if (parts.size() != 2 || !parse_int(parts[0], 0, Limits::max_n - 1, i) ||
+             !parse_int(parts[1], 0, Limits::max_n - 1, j))
+           return false;
+         out = {int(i), int(j)};
+         return true;
+       };
+       return parse_list(r.value, std::size_t(Limits::max_n) * 4, s.blocked, cell)
+                  ? ""
+                  : r.expected(N_("query:key cells separated by commas"));
+     },
+     [](const S& s) {
+       return list_text(s.blocked, [](const std::pair<int, int>& c) {
+         return std::to_string(c.first) + ":" + std::to_string(c.second);
+       });
+     },
+     [](const S& s, const S& base, bool all) { return mask_changed<&S::blocked>(s, base, all) && s.source.empty(); },
+     keep<&S::blocked>, true},
+    {"q", read_matrix<&S::q>, matrix_text<&S::q>, matrix_changed<&S::q, false>, keep<&S::q>, true, 0, &S::q},
+    {"k", read_matrix<&S::k>, matrix_text<&S::k>, matrix_changed<&S::k, false>, keep<&S::k>, true, 0, &S::k},
+    {"v", read_matrix<&S::v>, matrix_text<&S::v>, matrix_changed<&S::v, false>, keep<&S::v>, true, 0, &S::v},
+    {"x", read_matrix<&S::x>, matrix_text<&S::x>, matrix_changed<&S::x, true>, keep<&S::x>, true, 0, &S::x},
+    {"wq", read_matrix<&S::wq>, matrix_text<&S::wq>, matrix_changed<&S::wq, true>, keep<&S::wq>, true, 0, &S::wq},
+    {"wk", read_matrix<&S::wk>, matrix_text<&S::wk>, matrix_changed<&S::wk, true>, keep<&S::wk>, true, 0, &S::wk},
+    {"wv", read_matrix<&S::wv>, matrix_text<&S::wv>, matrix_changed<&S::wv, true>, keep<&S::wv>, true, 0, &S::wv},
+    {"step", [](S& s, R& r) { return read_name(r, s.step, N_("input, scores, scale, mask, softmax or output")); },
+     name_text<&S::step>, changed<&S::step>, keep<&S::step>, false},
+    {"query", [](S& s, R& r) { return read_row(r, s.query); }, whole_text<&S::query>, changed<&S::query>,
+     keep<&S::query>, false},
+    {"batch", [](S& s, R& r) { return read_row(r, s.batch); }, whole_text<&S::batch>, changed<&S::batch>,
+     keep<&S::batch>, false},
+    // The shown head of loaded data, for the page API only: a link does not keep the data.
+    {"head",
+     [](S& s, R& r) {
+       const int count = loaded_head_count(s);
+       int head = 0;
+       if (count < 2) return r.expected(N_("loaded data with several heads"));
+       if (!r.whole(0, count - 1, head)) return r.expected(N_("a head from 0 to %d"), count - 1);
+       show_head(s, head);
+       return std::string();
+     },
+     whole_text<&S::head>, [](const S& s, const S&, bool all) { return all && loaded_head_count(s) > 1; },
+     keep<&S::head>, true},
+    {"view", [](S& s, R& r) { return parse_name(r.value, s.view) ? "" : r.expected_text(view_names()); },
+     name_text<&S::view>, changed<&S::view>, keep<&S::view>, false},
+    {"theme", [](S& s, R& r) { return read_name(r, s.theme, N_("light, dark or auto")); }, name_text<&S::theme>,
+     changed<&S::theme>, keep<&S::theme>, false},
+    {"lang", [](S& s, R& r) { return read_name(r, s.lang, N_("en, es or auto")); }, name_text<&S::lang>,
+     changed<&S::lang>, keep<&S::lang>, false},
+    {"ui", [](S& s, R& r) { return read_name(r, s.density, N_("full or compact")); }, name_text<&S::density>,
+     changed<&S::density>, keep<&S::density>, false},
+    {"mode", [](S& s, R& r) { return read_name(r, s.mode, N_("explore or practice")); }, name_text<&S::mode>,
+     changed<&S::mode>, keep<&S::mode>, false},
+    {"mult",
+     [](S& s, R& r) {
+       float mult = 0;
+       if (!parse_float(r.value, mult) || !(mult > 0))
+         return r.expected(N_("a scale multiplier above 0, at most %g"), double(Limits::max_mult));
+       r.out_of_range = mult > Limits::max_mult;
+       s.mult = std::min(mult, Limits::max_mult);
+       return std::string();
+     },
+     [](const S& s) { return float_text(s.mult); }, changed<&S::mult>, keep<&S::mult>, false, used_by(View::gradients)},
+    {"row", [](S& s, R& r) { return read_row(r, s.row); }, whole_text<&S::row>, changed<&S::row>, keep<&S::row>, false,
+     used_by(View::gradients)},
+    {"pitfall",
+     [](S& s, R& r) {
+       return read_name(r, s.pitfall,
+                        N_("no_scaling, divide_by_dk, fill_minus_one, fill_zero, no_causal_mask or fully_masked_row"));
+     },
+     name_text<&S::pitfall>, changed<&S::pitfall>, keep<&S::pitfall>, false},
+    {"tile",
+     [](S& s, R& r) {
+       return r.whole(1, Limits::max_tile, s.tile) ? "" : r.expected(N_("keys per tile, from 1 to %d"), Limits::max_tile);
+     },
+     whole_text<&S::tile>, changed<&S::tile>, keep<&S::tile>, false, used_by(View::tiling)},
+    {"heads", [](S& s, R& r) { return read_heads(r, s.heads); }, whole_text<&S::heads>, changed<&S::heads>,
+     keep<&S::heads>, false, used_by(View::heads)},
+    {"kvheads", [](S& s, R& r) { return read_heads(r, s.kv_heads); }, whole_text<&S::kv_heads>, changed<&S::kv_heads>,
+     keep<&S::kv_heads>, false, used_by(View::heads)},
+    {"run", [](S& s, R& r) { return read_switch(r, s.run); }, name_text<&S::run>, changed<&S::run>, keep<&S::run>,
+     false, used_by(View::cost)},
+    // view=train's task; the model's settings (kTrainKeys) are written after it.
+    {"task", nullptr, [](const S& s) { return std::string(train::task_name(s.train.task)); },
+     [](const S& s, const S&, bool all) {
+       return (all && s.view == View::train) || s.train.task != train::Task::reverse;
+     },
+     keep<&S::train>, false},
+    {"play", [](S& s, R& r) { return read_switch(r, s.play); }, name_text<&S::play>, run_changed<&S::play>,
+     keep<&S::play>, false},
+    {"spf",
+     [](S& s, R& r) {
+       return r.whole(1, TrainLimits::max_steps_per_frame, s.steps_per_frame)
+                  ? ""
+                  : r.expected(N_("steps per frame from 1 to %d"), TrainLimits::max_steps_per_frame);
+     },
+     whole_text<&S::steps_per_frame>, run_changed<&S::steps_per_frame>, keep<&S::steps_per_frame>, false},
+    {"vs", nullptr, [](const S& s) { return s.vs; }, run_changed<&S::vs>, keep<&S::vs>, false},
+};
+
+const Key* find_key(std::string_view name) {
+  for (const Key& k : kKeys)
+    if (name == k.name) return &k;
+  return nullptr;
+}
+
+}  // namespace
+
 std::vector<std::string> state_keys() {
-  std::vector<std::string> keys{"preset", "task", "vs"};  // read by parse_fragment itself
-  keys.insert(keys.end(), std::begin(kApplyKeys), std::end(kApplyKeys));
-  keys.insert(keys.end(), std::begin(kMatrixKeys), std::end(kMatrixKeys));
+  std::vector<std::string> keys;
+  for (const Key& k : kKeys) keys.push_back(k.name);
   for (const TrainKey& k : kTrainKeys) keys.push_back(k.key);
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
@@ -353,6 +621,20 @@ std::string train_setting(const train::Config& c, std::string_view key) {
   return k ? k->text(c) : "";
 }
 
+State computed_part(State s) {
+  const State plain;
+  for (const Key& k : kKeys)
+    if (!k.computes) k.keep(s, plain);
+  return s;
+}
+
+std::string experiment_parameters(const State& s) {
+  std::string text = name_of(s.view);
+  for (const Key& k : kKeys)
+    if (k.views & used_by(s.view)) text += "&" + std::string(k.name) + "=" + k.text(s);
+  return text;
+}
+
 namespace {
 
 // [SECTION] parse_fragment ---------------------------------------------------------------
@@ -361,143 +643,12 @@ namespace {
 // outside its key's range is not ignored: the nearest end of the range is used and
 // `out_of_range` set, so the view keeps its controls and the caller says what was changed.
 std::string apply(State& s, const std::string& key, const std::string& value, bool& out_of_range) {
-  const auto unknown = [&] { return i18n::format(tr("ignored unknown key \"%s\""), key.c_str()); };
-  if (!is_apply_key(key)) return unknown();
-  // What was expected, as text (bad_text), or as a message translated here with the limits it
-  // names (bad: from Limits, so the text cannot drift from the check).
-  auto bad_text = [&](const std::string& expected) {
-    return i18n::format(tr("ignored %s=%s: expected %s"), key.c_str(), value.c_str(), expected.c_str());
-  };
-  auto bad = [&](const char* expected, auto... limits) {
-    if constexpr (sizeof...(limits) == 0) return bad_text(tr(expected));
-    else return bad_text(i18n::format(tr(expected), limits...));
-  };
-  long n = 0;
-  auto whole = [&](long lo, long hi) {
-    if (!parse_int(value, -0x7fffffffL, 0x7fffffffL, n)) return false;
-    out_of_range = n < lo || n > hi;
-    n = std::clamp(n, lo, hi);
-    return true;
-  };
-  if (key == "step") {
-    if (!parse_name(value, kStepNames, s.step))
-      return bad(N_("input, scores, scale, mask, softmax or output"));
-  } else if (key == "query" || key == "batch") {
-    if (!whole(0, Limits::max_n - 1)) return bad(N_("a row index"));
-    (key == "query" ? s.query : s.batch) = int(n);
-  } else if (key == "head") {
-    if (loaded_head_count(s) < 2) return bad(N_("loaded data with several heads"));
-    if (!whole(0, loaded_head_count(s) - 1)) return bad(N_("a head from 0 to %d"), loaded_head_count(s) - 1);
-    show_head(s, int(n));
-  } else if (key == "n" || key == "nq" || key == "nk") {
-    if (!whole(1, Limits::max_n)) return bad(N_("a size from 1 to %d"), Limits::max_n);
-    if (key != "nk") s.nq = int(n);
-    if (key != "nq") s.nk = int(n);
-  } else if (key == "dk") {
-    if (!whole(1, Limits::max_scaling_dk)) return bad(N_("a dimension from 1 to %d (%d outside view=scaling)"), Limits::max_scaling_dk,
-                                                  Limits::max_d);
-    s.dk = int(n);
-  } else if (key == "dmodel") {
-    if (!whole(1, Limits::max_d)) return bad(N_("a dimension from 1 to %d"), Limits::max_d);
-    s.dmodel = int(n);
-  } else if (key == "proj") {
-    if (value != "0" && value != "1") return bad(N_("0 or 1"));
-    s.project = value == "1";
-  } else if (key == "dv") {
-    if (!whole(1, Limits::max_d)) return bad(N_("a dimension from 1 to %d"), Limits::max_d);
-    s.dv = int(n);
-  } else if (key == "mult") {
-    float mult = 0;
-    if (!parse_float(value, mult) || !(mult > 0))
-      return bad(N_("a scale multiplier above 0, at most %g"), double(Limits::max_mult));
-    out_of_range = mult > Limits::max_mult;
-    s.mult = std::min(mult, Limits::max_mult);
-  } else if (key == "row") {
-    if (!whole(0, Limits::max_n - 1)) return bad(N_("a row index"));
-    s.row = int(n);
-  } else if (key == "pitfall") {
-    std::size_t which = 0;
-    if (!parse_name(value, kPitfalls, which))
-      return bad(N_("no_scaling, divide_by_dk, fill_minus_one, fill_zero, no_causal_mask or fully_masked_row"));
-    s.pitfall = value;
-  } else if (key == "tile") {
-    if (!whole(1, Limits::max_tile)) return bad(N_("keys per tile, from 1 to %d"), Limits::max_tile);
-    s.tile = int(n);
-  } else if (key == "heads" || key == "kvheads") {
-    if (!whole(1, Limits::max_heads)) return bad(N_("a number of heads from 1 to %d"), Limits::max_heads);
-    (key == "heads" ? s.heads : s.kv_heads) = int(n);
-  } else if (key == "seed") {
-    if (!parse_int(value, 0, 0x7fffffffL, n)) return bad(N_("a whole number"));
-    s.seed = std::uint32_t(n);
-  } else if (key == "scale") {
-    float custom = 0;
-    if (parse_name(value, kScaleNames, s.scale)) return "";
-    if (!parse_float(value, custom) || std::fabs(custom) > Limits::max_custom_scale)
-      return bad(N_("sqrt, none, dk or a number from -%g to %g"), double(Limits::max_custom_scale),
-                 double(Limits::max_custom_scale));
-    s.scale = attn::ScaleMode::custom;
-    s.custom_scale = custom;
-  } else if (key == "causal") {
-    if (!parse_name(value, kCausalNames, s.causal)) return bad(N_("0, 1 or br"));
-  } else if (key == "attn") {
-    if (!parse_name(value, kKindNames, s.kind)) return bad(N_("self or cross"));
-  } else if (key == "play") {
-    if (value != "0" && value != "1") return bad(N_("0 or 1"));
-    s.play = value == "1";
-  } else if (key == "run") {
-    if (value != "0" && value != "1") return bad(N_("0 or 1"));
-    s.run = value == "1";
-  } else if (key == "spf") {
-    if (!whole(1, TrainLimits::max_steps_per_frame))
-      return bad(N_("steps per frame from 1 to %d"), TrainLimits::max_steps_per_frame);
-    s.steps_per_frame = int(n);
-  } else if (key == "view" || key == "theme" || key == "ui") {
-    std::size_t which = 0;
-    const bool ok = key == "view" ? parse_view(value)
-                    : key == "theme" ? parse_name(value, kThemes, which)
-                                     : parse_name(value, kUis, which);
-    if (!ok) return key == "view" ? bad_text(view_names()) : bad(key == "theme" ? N_("light, dark or auto") : N_("full or compact"));
-    (key == "view" ? s.view : key == "theme" ? s.theme : s.ui) = value;
-  } else if (key == "lang") {
-    std::size_t which = 0;
-    if (!parse_name(value, kLangs, which)) return bad(N_("en, es or auto"));
-    s.lang = value;
-  } else if (key == "mode") {
-    std::size_t which = 0;
-    if (!parse_name(value, kModes, which)) return bad(N_("explore or practice"));
-    s.mode = value;
-  } else if (key == "pad") {
-    auto length = [](std::string_view t, int& out) {
-      long v = 0;
-      if (!parse_int(t, 0, Limits::max_n, v)) return false;
-      out = int(v);
-      return true;
-    };
-    if (!parse_list(value, Limits::max_batch, s.pad, length))
-      return bad(N_("up to %d sequence lengths separated by commas"), Limits::max_batch);
-  } else if (key == "block") {
-    auto cell = [](std::string_view t, std::pair<int, int>& out) {
-      const auto parts = split(t, ':');
-      long i = 0, j = 0;
-      if (parts.size() != 2 || !parse_int(parts[0], 0, Limits::max_n - 1, i) ||
-          !parse_int(parts[1], 0, Limits::max_n - 1, j))
-        return false;
-      out = {int(i), int(j)};
-      return true;
-    };
-    if (!parse_list(value, std::size_t(Limits::max_n) * 4, s.blocked, cell))
-      return bad(N_("query:key cells separated by commas"));
-  } else if (is_matrix_key(key)) {
-    std::vector<float>& m = matrix(s, key);
-    const auto entry = [](std::string_view t, float& out) {
-      return parse_float(t, out) && std::fabs(out) <= Limits::max_value;
-    };
-    if (!parse_list(value, kMaxMatrix, m, entry))
-      return bad(N_("numbers from -%g to %g separated by commas"), double(Limits::max_value), double(Limits::max_value));
-  } else {
-    return unknown();
-  }
-  return "";
+  const Key* k = find_key(key);
+  if (!k || !k->read) return i18n::format(tr("ignored unknown key \"%s\""), key.c_str());
+  Reading r{key, value};
+  const std::string note = k->read(s, r);
+  out_of_range = r.out_of_range;
+  return note;
 }
 
 // A value of a link that the state could not hold as given, and what the note says of it; the
@@ -518,23 +669,23 @@ std::string used_value(const State& s, const std::string& key) {
 // combination, each change recorded. `given(key)`: whether the link set the key.
 template <class Given>
 void fit_view(State& s, const Given& given, std::vector<Changed>& changed) {
-  if (s.view == "tiling") {
+  if (s.view == View::tiling) {
     if (s.nq > Limits::max_tiling_n) {
       changed.push_back({given("nq") ? "nq" : "n", std::to_string(s.nq), tr("is more than the tiling view walks"), ""});
       s.nq = Limits::max_tiling_n;
-      if (s.kind == Kind::self) s.nk = s.nq;
+      if (s.kind == Attention::self) s.nk = s.nq;
     }
     // A tile longer than the sequence is the whole sequence; only a link's own tile is noted.
     if (given("tile") && s.tile > s.nq) {
       changed.push_back({"tile", std::to_string(s.tile), i18n::format(tr("is more than n=%d"), s.nq), ""});
       s.tile = s.nq;
     }
-  } else if (s.view == "gradients" && s.row >= experiments::kGradientsN) {
+  } else if (s.view == View::gradients && s.row >= experiments::kGradientsN) {
     changed.push_back({"row", std::to_string(s.row), tr("is past the view's last query"), ""});
     s.row = experiments::kGradientsN - 1;
-  } else if (s.view == "heads") {
+  } else if (s.view == View::heads) {
     // Sizes the view shows (self-attention ties n_k and d_v to n_q and d_k).
-    const bool cross = s.kind == Kind::cross;
+    const bool cross = s.kind == Attention::cross;
     for (auto [key, size] : {std::pair{given("nq") ? "nq" : "n", &s.nq}, {"nk", cross ? &s.nk : nullptr},
                              {"dk", &s.dk}, {"dv", cross ? &s.dv : nullptr}})
       if (size && *size > experiments::kHeadsMaxSize) {
@@ -546,7 +697,7 @@ void fit_view(State& s, const Given& given, std::vector<Changed>& changed) {
     int kv = std::min(s.kv_heads, s.heads);
     while (s.heads % kv != 0) --kv;
     if (kv != s.kv_heads) {
-      changed.push_back({"kvheads", std::to_string(s.kv_heads), "does not divide heads=" + std::to_string(s.heads), ""});
+      changed.push_back({"kvheads", std::to_string(s.kv_heads), i18n::format(tr("does not divide heads=%d"), s.heads), ""});
       s.kv_heads = kv;
     }
   }
@@ -593,7 +744,7 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
       result.state = p->state;
       result.state.theme = base.theme;  // a preset is content; the theme and language stay the reader's
       result.state.lang = base.lang;
-      result.state.ui = base.ui;
+      result.state.density = base.density;
       result.state.mode = base.mode;
     } else {
       result.notes.push_back(i18n::format(tr("ignored preset=%s: no such preset"), value.c_str()));
@@ -601,9 +752,9 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
   }
   // The view decides what the keys both the walkthrough and view=train read (dk, heads, …)
   // mean; the task is view=train's preset: its defaults are the base of the model's keys.
-  std::string view = result.state.view;
+  View view = result.state.view;
   for (const auto& [key, value] : pairs) {
-    if (key == "view" && parse_view(value)) view = value;
+    if (key == "view") parse_name(value, view);
     if (key != "task") continue;
     train::Task task;
     if (train::parse_task(value, task)) result.state.train = train::defaults(task);
@@ -617,7 +768,7 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
   for (const auto& [key, value] : pairs) {
     if (key == "preset" || key == "task") continue;
     const TrainKey* train_key = find_train_key(key);
-    if (train_key && (view == "train" || !train_key->shared)) {
+    if (train_key && (view == View::train || !train_key->shared)) {
       model_keys.emplace_back(train_key, &value);
       continue;
     }
@@ -675,16 +826,17 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
   const auto has = [&](const char* key) {
     return std::any_of(pairs.begin(), pairs.end(), [&](const auto& p) { return p.first == key; });
   };
-  if (has("q") && !has("proj") && result.state.kind == Kind::self) result.state.project = false;
+  if (has("q") && !has("proj") && result.state.kind == Attention::self) result.state.project = false;
   fit_view(result.state, [&](const char* key) { return std::count(applied.begin(), applied.end(), key) > 0; },
            changed);
   // A typed matrix must fit the final shape; otherwise the base's matrix stays.
   for (const auto& [key, value] : pairs) {
-    if (!is_matrix_key(key)) continue;
+    const Key* typed = find_key(key);
+    if (!typed || !typed->matrix) continue;
     State check = result.state;
     normalize(check);
-    if (matrix(check, key).size() != matrix(result.state, key).size()) {
-      matrix(result.state, key) = matrix(preset_base, key);
+    if ((check.*typed->matrix).size() != (result.state.*typed->matrix).size()) {
+      typed->keep(result.state, preset_base);
       const bool projection = key == "x" || key[0] == 'w';
       const char* why = key == "q" && check.projected() ? tr("with proj=1, Q is X·W_Q (type x and wq, or set proj=0)")
                         : projection && !check.projected() ? tr("X and W are used only in self-attention with proj=1")
@@ -692,7 +844,7 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
       result.notes.push_back(i18n::format(tr("ignored %s: %s"), key.c_str(), why));
     }
   }
-  if (result.state.view != "scaling" && result.state.dk > Limits::max_d)
+  if (result.state.view != View::scaling && result.state.dk > Limits::max_d)
     changed.push_back({"dk", std::to_string(result.state.dk), tr("is only for view=scaling"), ""});
   const std::size_t sequences = result.state.pad.size();
   if (live) normalize(result.state, base);
@@ -719,74 +871,21 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
 std::vector<std::pair<std::string, std::string>> state_pairs(const State& s, bool complete) {
   const Preset* p = find_preset(s.preset);
   const State base = p ? p->state : State{};
+  const bool train = s.view == View::train;
   std::vector<std::pair<std::string, std::string>> out;
-  auto put = [&](const char* key, const std::string& value) { out.emplace_back(key, value); };
-  auto ints = [](int v) { return std::to_string(v); };
-  if (p) put("preset", s.preset);
-  const bool all = complete;
-  // In view=train the keys the walkthrough shares with the model are the model's.
-  const bool train = s.view == "train";
-  auto shared = [&](const char* key) { return train && find_train_key(key)->shared; };
-  if (all || s.kind != base.kind) put("attn", kKindNames[int(s.kind)]);
-  if (!all && s.nq == s.nk && (s.nq != base.nq || s.nk != base.nk)) {
-    put("n", ints(s.nq));
-  } else {
-    if (all || s.nq != base.nq) put("nq", ints(s.nq));
-    if (all || s.nk != base.nk) put("nk", ints(s.nk));
+  for (const Key& key : kKeys) {
+    // In view=train the keys the walkthrough shares with the model are the model's.
+    const TrainKey* model = find_train_key(key.name);
+    if (!(train && model && model->shared) && key.write(s, base, complete)) out.emplace_back(key.name, key.text(s));
+    if (key.name != std::string_view("task")) continue;
+    // The model's settings that differ from its task's defaults, in any view (a link may set
+    // them before switching to view=train); the keys it shares with the walkthrough (dk, heads,
+    // …) are the model's only in view=train.
+    const train::Config defaults = train::defaults(s.train.task);
+    for (const TrainKey& k : kTrainKeys)
+      if ((train || !k.shared) && ((complete && train) || k.text(s.train) != k.text(defaults)))
+        out.emplace_back(k.key, k.text(s.train));
   }
-  if ((all || s.dk != base.dk) && !shared("dk")) put("dk", ints(s.dk));
-  if (all || s.project != base.project) put("proj", s.project ? "1" : "0");
-  if ((all || s.dmodel != base.dmodel) && !shared("dmodel")) put("dmodel", ints(s.dmodel));
-  if (all || (s.dv != base.dv && s.kind == Kind::cross)) put("dv", ints(s.dv));
-  if ((all || s.seed != base.seed) && !shared("seed")) put("seed", std::to_string(s.seed));
-  if ((all || s.scale != base.scale || s.custom_scale != base.custom_scale) && !shared("scale"))
-    put("scale", s.scale == attn::ScaleMode::custom ? float_text(s.custom_scale) : kScaleNames[int(s.scale)]);
-  if ((all || s.causal != base.causal) && !shared("causal")) put("causal", kCausalNames[int(s.causal)]);
-  // Loaded data (Q, K, V and its mask) stays out of links: at n = 2048 it would be megabytes.
-  const bool loaded = !s.source.empty();
-  // The complete form names the mask too (a preset's padding is part of what is computed).
-  if (s.pad != base.pad || (all && !s.pad.empty())) put("pad", list_text(s.pad, ints));
-  if ((s.blocked != base.blocked || (all && !s.blocked.empty())) && !loaded)
-    put("block", list_text(s.blocked, [](const std::pair<int, int>& c) {
-          return std::to_string(c.first) + ":" + std::to_string(c.second);
-        }));
-  if (s.q != base.q && !loaded) put("q", list_text(s.q, float_text));
-  if (s.k != base.k && !loaded) put("k", list_text(s.k, float_text));
-  if (s.v != base.v && !loaded) put("v", list_text(s.v, float_text));
-  if (s.x != base.x) put("x", list_text(s.x, float_text));
-  if (s.wq != base.wq) put("wq", list_text(s.wq, float_text));
-  if (s.wk != base.wk) put("wk", list_text(s.wk, float_text));
-  if (s.wv != base.wv) put("wv", list_text(s.wv, float_text));
-  if (all || s.step != base.step) put("step", step_name(s.step));
-  if (all || s.query != base.query) put("query", ints(s.query));
-  if ((all || s.batch != base.batch) && !shared("batch")) put("batch", ints(s.batch));
-  // The shown head of loaded data, for the page API only: a link does not keep the data.
-  if (all && loaded_head_count(s) > 1) put("head", ints(s.head));
-  if (all || s.view != base.view) put("view", s.view);
-  if (all || s.theme != base.theme) put("theme", s.theme);
-  if (all || s.lang != base.lang) put("lang", s.lang);
-  if (all || s.ui != base.ui) put("ui", s.ui);
-  if (all || s.mode != base.mode) put("mode", s.mode);
-  if (all || s.mult != base.mult) put("mult", float_text(s.mult));
-  if (all || s.row != base.row) put("row", ints(s.row));
-  if (all || s.pitfall != base.pitfall) put("pitfall", s.pitfall);
-  if (all || s.tile != base.tile) put("tile", ints(s.tile));
-  if ((all || s.heads != base.heads) && !shared("heads")) put("heads", ints(s.heads));
-  if (all || s.kv_heads != base.kv_heads) put("kvheads", ints(s.kv_heads));
-  if (all || s.run != base.run) put("run", s.run ? "1" : "0");
-  // The model's settings that differ from its task's defaults, in any view (a link may set them
-  // before switching to view=train); the keys it shares with the walkthrough (dk, heads, …)
-  // are the model's only in view=train.
-  const train::Config defaults = train::defaults(s.train.task);
-  if ((all && train) || s.train.task != train::Task::reverse) put("task", train::task_name(s.train.task));
-  for (const TrainKey& key : kTrainKeys)
-    if ((train || !key.shared) && ((all && train) || key.text(s.train) != key.text(defaults)))
-      put(key.key, key.text(s.train));
-  // How the runs play, likewise in any view where they differ.
-  const State plain;
-  if ((all && train) || s.play != plain.play) put("play", s.play ? "1" : "0");
-  if ((all && train) || s.steps_per_frame != plain.steps_per_frame) put("spf", ints(s.steps_per_frame));
-  if ((all && train) || s.vs != plain.vs) put("vs", s.vs);
   return out;
 }
 

@@ -15,20 +15,22 @@
 #include <vector>
 
 #include "attention.h"  // attn::ScaleMode, attn::Causal: the state's choices are the kernel's
-#include "config.h"  // train::Config: view=train's settings (limits stated once, in src/train)
-#include "i18n.h"    // N_(): the views' and presets' titles are messages
+#include "choices.h"    // the enums of the state's choices and their names; the views' row
+#include "config.h"     // train::Config: view=train's settings (limits stated once, in src/train)
+#include "i18n.h"       // N_(): the presets' titles are messages
 
 namespace lab {
 
 // The walkthrough's steps: step 0 makes Q, K, V from the input (step=input in a link), then
 // the five stages of softmax(QKᵀ/√d_k)V, in the order the walkthrough shows them.
 enum class Step { input, scores, scale, mask, softmax, output };
-inline constexpr int kStepCount = 6;
+// The link's names, which the stepper shows (translated: they are messages too).
+template <>
+struct Names<Step> {
+  static constexpr const char* list[] = {N_("input"), N_("scores"), N_("scale"), N_("mask"), N_("softmax"), N_("output")};
+};
+inline constexpr int kStepCount = int(count_of<Step>());
 const char* step_name(Step step);
-
-// Self-attention: Q, K, V come from one input X (n_k = n_q, d_v = d_k). Cross: Q, K, V are
-// given directly and all four sizes are free.
-enum class Kind { self, cross };
 
 // Sizes the interface accepts: big enough to see the O(n²) score matrix, small enough for
 // the browser's memory.
@@ -67,9 +69,8 @@ struct State {
   Step step = Step::scores;
   int query = 0;             // the selected query row
   int batch = 0;             // which sequence of the batch is shown
-  // walkthrough | compare | an experiment (scaling, gradients, pitfalls, stability, tiling, heads, cost)
-  std::string view = "walkthrough";
-  Kind kind = Kind::self;
+  View view = View::walkthrough;
+  Attention kind = Attention::self;
   int nq = 3, nk = 3, dk = 2, dv = 2;
   std::uint32_t seed = 1;
   attn::ScaleMode scale = attn::ScaleMode::inv_sqrt_dk;
@@ -94,14 +95,14 @@ struct State {
   bool project = true;
   int dmodel = 4;
   std::vector<float> x, wq, wk, wv;
-  std::string theme = "light";                  // light | dark | auto (follows the system)
-  std::string lang = "auto";                    // en | es | auto (the system's language; i18n.h)
-  std::string ui = "full";                      // full | compact
-  std::string mode = "explore";                 // explore | practice (questions beside the walkthrough)
+  Theme theme = Theme::light;
+  Language lang = Language::system;
+  Density density = Density::full;
+  Mode mode = Mode::explore;
   // The experiment views' parameters (each view reads its own; the walkthrough none).
   float mult = 1.0f;                  // gradients: the scale is mult / √d_k
   int row = 0;                        // gradients: the query row whose softmax Jacobian is shown
-  std::string pitfall = "no_scaling";  // pitfalls: the mistake shown beside the right result
+  Pitfall pitfall = Pitfall::no_scaling;  // pitfalls: the mistake shown beside the right result
   int tile = 4;                       // tiling: keys per tile, at most n (queries and keys: n)
   int heads = 4, kv_heads = 2;        // heads: query heads and K/V heads (grouped-query when fewer)
   bool run = false;                   // cost: measure (the measurement starts when this turns on)
@@ -113,26 +114,10 @@ struct State {
   std::string vs;
 
   int batches() const { return pad.empty() ? 1 : int(pad.size()); }
-  bool projected() const { return kind == Kind::self && project; }
+  bool projected() const { return kind == Attention::self && project; }
   bool operator==(const State& o) const;
   bool operator!=(const State& o) const { return !(*this == o); }
 };
-
-// Every view, in the order the view selector lists them, with the name it shows; the first
-// two are the walkthrough's, the others experiments. The pitfalls view's cases follow
-// (experiments::pitfalls names them the same way).
-struct ViewName {
-  const char* name;
-  const char* title;
-};
-inline constexpr ViewName kViews[] = {{"walkthrough", N_("Walkthrough")}, {"compare", N_("Compare scales")},
-                                      {"scaling", N_("Why √d_k")},        {"gradients", N_("Gradients")},
-                                      {"pitfalls", N_("Pitfalls")},       {"stability", N_("Stability")},
-                                      {"tiling", N_("Tiling")},           {"heads", N_("Heads")},
-                                      {"cost", N_("Cost")},               {"train", N_("Training lab")}};
-inline constexpr const char* kPitfalls[] = {"no_scaling",     "divide_by_dk",   "fill_minus_one",
-                                            "fill_zero",      "no_causal_mask", "fully_masked_row"};
-bool is_experiment_view(std::string_view view);
 
 // view=train's limits on steps per frame (the model's own limits are train::validate's).
 struct TrainLimits {
@@ -190,5 +175,14 @@ std::vector<std::pair<std::string, std::string>> state_pairs(const State& s, boo
 // Every key parse_fragment reads, sorted: the link's, setState()'s and the element's
 // attributes' (docs/embed.md documents each; tests/unit/docs_test.cpp holds them together).
 std::vector<std::string> state_keys();
+
+// The table of keys (state.cpp) says for each whether it changes the walkthrough's numbers,
+// and which experiment views' data it changes; from it:
+// - the state with every key that changes no number at its default: states with equal
+//   computed parts compute the same trace (Lab computes again only when it changes);
+State computed_part(State s);
+// - the view's name and the keys its experiment reads, as a link writes them
+//   ("tiling&n=12&seed=1&tile=4"): equal texts compute equal data.
+std::string experiment_parameters(const State& s);
 
 }  // namespace lab

@@ -44,7 +44,7 @@ Shape shape(const State& s, Typed t) {
 // projections, Q without, K and V in cross-attention.
 bool used(const State& s, Typed t) {
   if (s.projected()) return t == Typed::x || t == Typed::wq || t == Typed::wk || t == Typed::wv;
-  return t == Typed::q || (s.kind == Kind::cross && (t == Typed::k || t == Typed::v));
+  return t == Typed::q || (s.kind == Attention::cross && (t == Typed::k || t == Typed::v));
 }
 
 // What the seed draws for a matrix at the state's shape (X and Q share a salt: without
@@ -118,7 +118,7 @@ void normalize(State& s, const State& before) {
     const Shape from = shape(before, t), to = shape(s, t);
     s.*member(t) = from == to ? std::move(kept) : reshaped(kept, from, to, seeded(s, t));
   }
-  if (s.kind == Kind::cross && !s.q.empty() && !s.k.empty() && !s.v.empty() && s.source.empty()) {
+  if (s.kind == Attention::cross && !s.q.empty() && !s.k.empty() && !s.v.empty() && s.source.empty()) {
     s.source = std::move(source);
     s.query_tokens = std::move(query_tokens);
     s.key_tokens = std::move(key_tokens);

@@ -51,7 +51,7 @@ void input_step(const lab::Lab& lab, int i) {
                           "column of W."),
                        lab.query_label(i).c_str()));
     line("x" + std::to_string(i) + " = " + vec(lab.x(), i));
-  } else if (s.kind == lab::Kind::self) {
+  } else if (s.kind == lab::Attention::self) {
     muted(tr("No projections (the lesson's worked example): q_i = k_i = v_i = x_i, so q_i·k_i = |x_i|² is often "
              "the row's largest score and each token leans on itself. With W_Q ≠ W_K it need not."));
   } else {

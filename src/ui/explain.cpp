@@ -68,11 +68,11 @@ Projection projection(const lab::Lab& lab, int which) {
 
 std::string explain_projection(const lab::Lab& lab, int which, int i, int c) {
   const Projection p = projection(lab, which);
-  const bool key_rows = which > 0 && lab.state().kind == lab::Kind::cross;
+  const bool key_rows = which > 0 && lab.state().kind == lab::Attention::cross;
   const std::string cell =
       std::string(p.name) + "[" + (key_rows ? lab.key_label(i) : lab.query_label(i)) + ", " + std::to_string(c) + "]";
   if (!p.w) {
-    if (lab.state().kind == lab::Kind::cross) return cell + " = " + num((*p.result)(i, c)) + tr(", given");
+    if (lab.state().kind == lab::Attention::cross) return cell + " = " + num((*p.result)(i, c)) + tr(", given");
     return cell + " = X[" + lab.query_label(i) + ", " + std::to_string(c) + "] = " + num((*p.result)(i, c)) + "\n" +
            tr("(no projections: Q = K = V = X)");
   }

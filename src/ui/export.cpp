@@ -78,7 +78,7 @@ std::string shown_figure(const lab::Lab& lab, const Ui& ui, Figure& figure) {
   const lab::State& s = lab.state();
   const HeatmapSpec* shown = nullptr;
   const attn::Matrix* values = nullptr;
-  if (s.view == "walkthrough") {
+  if (s.view == lab::View::walkthrough) {
     if (int(s.step) >= first_hidden_step(lab)) return tr("This stage is hidden until you answer the practice question.");
     shown = ui.stage_views[int(s.step)].shown();
     values = &stage_values(lab, s.step);
@@ -86,7 +86,7 @@ std::string shown_figure(const lab::Lab& lab, const Ui& ui, Figure& figure) {
     figure.axes = columns_are_keys(s.step)         ? tr("rows: queries · columns: keys")
                   : s.step == lab::Step::input ? tr("rows: queries · columns: dimensions (d_k)")
                                                : tr("rows: queries · columns: dimensions (d_v)");
-  } else if (s.view == "compare") {
+  } else if (s.view == lab::View::compare) {
     for (int c = 0; c < 3; ++c)
       if (kComparedScales[c].choice == s.scale) {
         shown = ui.compare_views[c].shown();
@@ -137,7 +137,7 @@ std::string embed_code(const lab::State& state) {
   std::string line = "<attention-lab";
   for (const auto& [key, value] : fragment_pairs(lab::to_fragment(state)))
     if (key != "theme") line += " " + key + "=\"" + html_attribute(value) + "\"";
-  line += " theme=\"" + html_attribute(state.theme) + "\"></attention-lab>";
+  line += " theme=\"" + html_attribute(lab::name_of(state.theme)) + "\"></attention-lab>";
   return line;
 }
 
@@ -156,7 +156,7 @@ bool run_export(const lab::Lab& lab, Ui& ui, ExportKind kind) {
       int width = 0, height = 0;
       draw_figure(figure, rgba, width, height);
       const lab::State& s = lab.state();
-      file.name = "attention-lab-" + std::string(s.view == "compare" ? "compare" : lab::step_name(s.step)) + ".png";
+      file.name = "attention-lab-" + std::string(s.view == lab::View::compare ? "compare" : lab::step_name(s.step)) + ".png";
       file.mime = "image/png";
       file.bytes = encode_png(rgba, width, height, {{"Title", figure.title}, {"Link", figure.link}});
       break;
@@ -190,7 +190,7 @@ void export_menu(const lab::Lab& lab, Ui& ui) {
   if (!ImGui::BeginPopup("export")) return;
   const float scale = ImGui::GetFontSize() / 16.0f;
   const lab::State& s = lab.state();
-  const std::string png = s.view == "compare" ? tr("Heatmap in use (PNG)")
+  const std::string png = s.view == lab::View::compare ? tr("Heatmap in use (PNG)")
                                               : i18n::format(tr("Heatmap of stage %d (PNG)"), int(s.step));
   if (ImGui::Selectable(png.c_str(), false, ImGuiSelectableFlags_DontClosePopups)) run_export(lab, ui, ExportKind::png);
   if (ImGui::Selectable(tr("Matrices Q K V, scores, weights, output (CSV)"), false, ImGuiSelectableFlags_DontClosePopups))

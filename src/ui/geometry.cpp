@@ -129,7 +129,7 @@ void geometry(const lab::Lab& lab, lab::State& next, Ui& ui) {
   if (drag.row >= 0 && ImGui::IsItemActive()) {
     const ImVec2 v = to_value(mouse);
     // Q = K = V in self-attention without projections: one matrix, in q.
-    const bool key = drag.matrix == 1 && s.kind == lab::Kind::cross;
+    const bool key = drag.matrix == 1 && s.kind == lab::Attention::cross;
     std::vector<float> values = key ? lab.flat_k() : lab.flat_q();
     const int rows = key ? s.nk : s.nq;
     const std::size_t at = (std::size_t(s.batch) * rows + drag.row) * 2;
@@ -152,7 +152,7 @@ void geometry(const lab::Lab& lab, lab::State& next, Ui& ui) {
   ImGui::PushStyleColor(ImGuiCol_Text, pal.muted_text);
   const char* hint = !draggable ? tr("Q and K are X·W_Q and X·W_K here: change them at step 0, or set proj=0 "
                                      "(Q = K = V = X) to drag the arrows.")
-                     : s.kind == lab::Kind::cross ? tr("Drag an arrow's tip to change that row of Q or K.")
+                     : s.kind == lab::Attention::cross ? tr("Drag an arrow's tip to change that row of Q or K.")
                                                   : tr("Drag an arrow's tip to change that row of Q = K = V.");
   ImGui::TextWrapped("%s", hint);
   ImGui::PopStyleColor();

@@ -31,13 +31,11 @@ void toggle_play(const lab::State& s, lab::State& next, Ui& ui) {
 }
 
 void view_selector(const lab::State& s, lab::State& next, float width) {
-  const char* shown = tr(lab::kViews[0].title);
-  for (const lab::ViewName& v : lab::kViews)
-    if (s.view == v.name) shown = tr(v.title);
+  const char* shown = tr(lab::kViews[std::size_t(s.view)].title);
   ImGui::SetNextItemWidth(width);
   if (begin_combo("##view", shown)) {
-    for (const lab::ViewName& v : lab::kViews)
-      if (ImGui::Selectable(tr(v.title), s.view == v.name)) next.view = v.name;
+    for (const lab::ViewRow& v : lab::kViews)
+      if (ImGui::Selectable(tr(v.title), s.view == v.view)) next.view = v.view;
     end_combo();
   }
 }
@@ -75,7 +73,7 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
   // on a line of its own (a narrow embed).
   const char* formula = "softmax(QKᵀ / √d_k) · V";
   float view_w = 0;
-  for (const lab::ViewName& v : lab::kViews) view_w = std::max(view_w, ImGui::CalcTextSize(tr(v.title)).x);
+  for (const lab::ViewRow& v : lab::kViews) view_w = std::max(view_w, ImGui::CalcTextSize(tr(v.title)).x);
   view_w += ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2;
   // The palette says which theme is on screen (theme=auto follows the system).
   const char* theme_label = palette().dark ? tr("☀ Light") : tr("☾ Dark");
@@ -120,12 +118,12 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
   // A switch chosen in the menu closes it: the change is what the reader wanted to see.
   const auto switches = [&](float width) {
     if (ImGui::Button(theme_label, ImVec2(width, 0))) {
-      next.theme = palette().dark ? "light" : "dark";
+      next.theme = palette().dark ? lab::Theme::light : lab::Theme::dark;
       if (width > 0) ImGui::CloseCurrentPopup();
     }
     if (width == 0) ImGui::SameLine();
     if (ImGui::Button(lang_label, ImVec2(width, 0))) {
-      next.lang = spanish ? "en" : "es";
+      next.lang = spanish ? lab::Language::en : lab::Language::es;
       if (width > 0) ImGui::CloseCurrentPopup();
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spanish ? "Show the interface in English" : "Mostrar la interfaz en español");
@@ -176,11 +174,11 @@ void stepper(const lab::State& s, lab::State& next, Ui& ui) {
     if (current && ui.show_focus && ui.focus == Ui::Focus::stepper) focus_ring(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   }
   // Practice mode: a question about the screen beside the walkthrough (the side panel).
-  bool practicing = s.mode == "practice";
+  bool practicing = s.mode == lab::Mode::practice;
   const float box = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(tr("Practice")).x;
   if (ImGui::GetItemRectMax().x + 24.0f * ImGui::GetFontSize() / 16 + box < ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
     ImGui::SameLine(0, 24.0f * ImGui::GetFontSize() / 16);
-  if (ImGui::Checkbox(tr("Practice"), &practicing)) next.mode = practicing ? "practice" : "explore";
+  if (ImGui::Checkbox(tr("Practice"), &practicing)) next.mode = practicing ? lab::Mode::practice : lab::Mode::explore;
   if (ui.playing && ImGui::GetTime() - ui.last_step > (ui.reduced_motion ? kReducedMotionPlaySeconds : kPlaySeconds)) {
     ui.last_step = ImGui::GetTime();
     if (s.step == lab::Step::output) ui.playing = false;
@@ -224,7 +222,7 @@ void keyboard(const lab::Lab& lab, lab::State& next, Ui& ui) {
   if (keys.empty()) return;
   ui.show_focus = true;
   // view=train: Space plays or pauses the training; the walkthrough's keys do nothing there.
-  if (lab.state().view == "train") {
+  if (lab.state().view == lab::View::train) {
     for (Ui::Key key : keys)
       if (key == Ui::Key::space) next.play = !next.play;
     return;

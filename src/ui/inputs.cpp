@@ -89,7 +89,7 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
       if (ImGui::Selectable(tr(p.title), current == &p)) {
         next = p.state;
         next.theme = s.theme;
-        next.ui = s.ui;
+        next.density = s.density;
       }
     }
     end_combo();
@@ -98,16 +98,16 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
   section(N_("Shape"));
   int kind = int(s.kind);
   input::next_item(input::ItemKind::radio);
-  if (ImGui::RadioButton(tr("self-attention"), &kind, 0)) next.kind = lab::Kind::self;
+  if (ImGui::RadioButton(tr("self-attention"), &kind, 0)) next.kind = lab::Attention::self;
   ImGui::SameLine();
   input::next_item(input::ItemKind::radio);
-  if (ImGui::RadioButton(tr("cross"), &kind, 1)) next.kind = lab::Kind::cross;
-  if (s.kind == lab::Kind::self)
+  if (ImGui::RadioButton(tr("cross"), &kind, 1)) next.kind = lab::Attention::cross;
+  if (s.kind == lab::Attention::self)
     ImGui::TextColored(palette().muted_text, "%s", s.project ? "Q, K, V = X·W_Q, X·W_K, X·W_V" : tr("Q = K = V = X (no W)"));
-  size_input(s.kind == lab::Kind::self ? N_("n tokens") : N_("n_q queries"), next.nq, 1, lab::Limits::max_n);
-  if (s.kind == lab::Kind::cross) size_input(N_("n_k keys"), next.nk, 1, lab::Limits::max_n);
+  size_input(s.kind == lab::Attention::self ? N_("n tokens") : N_("n_q queries"), next.nq, 1, lab::Limits::max_n);
+  if (s.kind == lab::Attention::cross) size_input(N_("n_k keys"), next.nk, 1, lab::Limits::max_n);
   size_input("d_k", next.dk, 1, lab::Limits::max_d);
-  if (s.kind == lab::Kind::cross) size_input("d_v", next.dv, 1, lab::Limits::max_d);
+  if (s.kind == lab::Attention::cross) size_input("d_v", next.dv, 1, lab::Limits::max_d);
   int seed = int(s.seed);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
   input::next_item(input::ItemKind::input, tr("seed"));
@@ -151,7 +151,7 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
   if (!s.blocked.empty() && ImGui::SmallButton(tr("clear painted cells"))) next.blocked.clear();
 
   section(N_("Inputs"));
-  if (s.kind == lab::Kind::self) {
+  if (s.kind == lab::Attention::self) {
     ImGui::Checkbox(tr("projections W_Q, W_K, W_V"), &next.project);
     if (s.projected()) size_input("d_model", next.dmodel, 1, lab::Limits::max_d);
   }
@@ -166,8 +166,8 @@ void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
     matrix_editor("W_V", lab.flat_wv(), 0, s.dmodel, s.dv, next.wv);
     return;
   }
-  matrix_editor(s.kind == lab::Kind::self ? "X = Q = K = V" : "Q", lab.flat_q(), s.batch, s.nq, s.dk, next.q);
-  if (s.kind == lab::Kind::cross) {
+  matrix_editor(s.kind == lab::Attention::self ? "X = Q = K = V" : "Q", lab.flat_q(), s.batch, s.nq, s.dk, next.q);
+  if (s.kind == lab::Attention::cross) {
     matrix_editor("K", lab.flat_k(), s.batch, s.nk, s.dk, next.k);
     matrix_editor("V", lab.flat_v(), s.batch, s.nk, s.dv, next.v);
   }

@@ -22,14 +22,14 @@ lab::State draw(const lab::Lab& lab, Ui& ui) {
   ImGui::Spacing();
 
   const float scale = ImGui::GetFontSize() / 16.0f;
-  const bool compact = lab.state().ui == "compact";
+  const bool compact = lab.state().density == lab::Density::compact;
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImGuiWindowFlags panel = ImGuiWindowFlags_AlwaysUseWindowPadding;
   // Practice mode's question: above the step's arithmetic on a wide window, above the stages
   // in a narrow column (where the stages would scroll it out of sight).
   auto question = [&] {
-    if (lab.state().mode != "practice") return;
+    if (lab.state().mode != lab::Mode::practice) return;
     practice(lab, next, ui);
     ImGui::Separator();
   };
@@ -47,7 +47,7 @@ lab::State draw(const lab::Lab& lab, Ui& ui) {
       ImGui::SameLine(0, gap);
     }
     ImGui::BeginChild("stages", ImVec2(avail.x - left - right - gap * (compact ? 1 : 2), avail.y), false);
-    if (lab.state().view == "compare") compare_scales(lab, next, ui, avail.y);
+    if (lab.state().view == lab::View::compare) compare_scales(lab, next, ui, avail.y);
     else if (lab.state().step == lab::Step::input) projections(lab, next, ui, avail.y);
     else stages(lab, next, ui, avail.y);
     ImGui::EndChild();
@@ -59,7 +59,7 @@ lab::State draw(const lab::Lab& lab, Ui& ui) {
   } else {
     ImGui::BeginChild("column", avail, false);
     question();
-    if (lab.state().view == "compare") compare_scales(lab, next, ui, std::max(avail.y * 0.62f, 420 * scale));
+    if (lab.state().view == lab::View::compare) compare_scales(lab, next, ui, std::max(avail.y * 0.62f, 420 * scale));
     else if (lab.state().step == lab::Step::input) projections(lab, next, ui, 0);
     else stages(lab, next, ui, 0);
     ImGui::Spacing();

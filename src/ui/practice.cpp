@@ -15,7 +15,7 @@ namespace ui {
 
 int first_hidden_step(const lab::Lab& lab) {
   const practice::Session& p = lab.practice();
-  if (lab.state().mode != "practice" || p.asked() == 0 || p.answered() || !p.current().about_screen)
+  if (lab.state().mode != lab::Mode::practice || p.asked() == 0 || p.answered() || !p.current().about_screen)
     return lab::kStepCount;
   return int(p.current().kind == practice::Kind::output_row ? lab::Step::output : lab::Step::softmax);
 }

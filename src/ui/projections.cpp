@@ -147,7 +147,7 @@ void projections(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
       ImGui::SameLine(0, gap);
       card(lab, next, ui, views[1 + i], weights[i], ImVec2(w, h));
     }
-  } else if (s.kind == lab::Kind::self) {
+  } else if (s.kind == lab::Attention::self) {
     note(tr("Here Q = K = V = X: the lesson's worked example feeds the embeddings in directly, with no projections "
             "(as if W_Q = W_K = W_V = I). Then the score of a token with itself, |x_i|², is often the largest of its "
             "row, so each token tends to attend to itself; real layers learn separate projections."));

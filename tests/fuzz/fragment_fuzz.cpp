@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const lab::ParseResult r = lab::parse_fragment(text, lab::State{});
   const lab::State& s = r.state;
   using L = lab::Limits;
-  const int max_d = s.view == "scaling" ? L::max_scaling_dk : L::max_d;  // self-attention's d_v is d_k
+  const int max_d = s.view == lab::View::scaling ? L::max_scaling_dk : L::max_d;  // self-attention's d_v is d_k
   if (s.nq < 1 || s.nq > L::max_n || s.nk < 1 || s.nk > L::max_n || s.dk < 1 || s.dk > max_d ||
       s.dv < 1 || s.dv > max_d || s.query < 0 || s.query >= s.nq || s.batch < 0 || s.batch >= s.batches())
     std::abort();

@@ -39,7 +39,7 @@ TEST(History, ANewEditDropsWhatWasUndone) {
 TEST(History, MovingAroundIsNotAnEdit) {
   lab::State a;
   lab::State b = a;
-  b.step = lab::Step::softmax, b.query = 2, b.view = "compare", b.theme = "dark", b.mode = "practice";
+  b.step = lab::Step::softmax, b.query = 2, b.view = lab::View::compare, b.theme = lab::Theme::dark, b.mode = lab::Mode::practice;
   EXPECT_FALSE(lab::is_edit(a, b));
   lab::History h;
   h.record(a, b, false);
@@ -61,11 +61,11 @@ TEST(History, UndoGoesBackToWhereTheEditWasMadeButKeepsTheTheme) {
   b.nq = 5;
   h.record(a, b, false);
   lab::State now = b;
-  now.step = lab::Step::output, now.theme = "dark";
+  now.step = lab::Step::output, now.theme = lab::Theme::dark;
   const lab::State undone = *h.undo(now);
   EXPECT_EQ(undone.nq, 3);
   EXPECT_EQ(undone.step, lab::Step::softmax);
-  EXPECT_EQ(undone.theme, "dark");
+  EXPECT_EQ(undone.theme, lab::Theme::dark);
 }
 
 TEST(History, AGestureIsOneEntry) {
@@ -102,7 +102,7 @@ TEST(History, KeepsAtMostItsBytes) {
   lab::History h(100, std::size_t(10) << 20);
   auto big = [](std::uint32_t seed) {
     lab::State s = with_seed(seed);
-    s.kind = lab::Kind::cross, s.nq = 1024, s.dk = 256;
+    s.kind = lab::Attention::cross, s.nq = 1024, s.dk = 256;
     s.q.assign(std::size_t(1024) * 256, float(seed % 7));
     return s;
   };

@@ -14,7 +14,7 @@ namespace {
 // Cross-attention with typed matrices: every number the kernel sees comes from the state.
 lab::State typed_cross(int batch) {
   lab::State s;
-  s.kind = lab::Kind::cross;
+  s.kind = lab::Attention::cross;
   s.nq = 3, s.nk = 4, s.dk = 2, s.dv = 3;
   if (batch > 1) s.pad.assign(std::size_t(batch), s.nk);
   s.q = lab::seeded_values(11, 1, std::size_t(batch) * s.nq * s.dk);
@@ -78,7 +78,7 @@ TEST(Lab, RecomputesOnlyWhenTheKernelsInputsChange) {
   lab::State s = lab.state();
   s.step = lab::Step::softmax;
   s.query = 2;
-  s.theme = "dark";
+  s.theme = lab::Theme::dark;
   lab.set_state(s);
   EXPECT_TRUE(lab.take_changed());
   EXPECT_EQ(lab.version(), computed) << "stepping, selecting a query or a theme ran the kernel";
@@ -94,7 +94,7 @@ TEST(Lab, RecomputesOnlyWhenTheKernelsInputsChange) {
 
 TEST(Lab, ExperimentComputedOncePerChangeOfItsParameters) {
   lab::State s;
-  s.view = "tiling";
+  s.view = lab::View::tiling;
   s.nq = s.nk = 12;
   s.tile = 4;
   lab::Lab lab(s);
@@ -102,7 +102,7 @@ TEST(Lab, ExperimentComputedOncePerChangeOfItsParameters) {
   const std::uint64_t computed = lab.experiment().version();
 
   s = lab.state();
-  s.theme = "dark";
+  s.theme = lab::Theme::dark;
   lab.set_state(s);
   EXPECT_EQ(lab.experiment().version(), computed);
 

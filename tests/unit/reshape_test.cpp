@@ -19,7 +19,7 @@ std::vector<float> typed(std::size_t count, float start) {
 
 lab::State typed_cross() {
   lab::State s;
-  s.kind = lab::Kind::cross;
+  s.kind = lab::Attention::cross;
   s.nq = 3, s.nk = 4, s.dk = 2, s.dv = 3, s.seed = 7;
   s.q = typed(6, 20), s.k = typed(8, 40), s.v = typed(12, 60);
   return s;

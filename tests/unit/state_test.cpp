@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "i18n.h"
 #include "state.h"
 
 namespace {
@@ -22,6 +23,95 @@ TEST(StateFragment, StateKeysAreTheKeysTheParserReads) {
   EXPECT_GT(keys.size(), 40u);
   for (const std::string& key : keys) EXPECT_FALSE(unknown(key)) << key;
   for (const char* key : {"stepp", "Q", "d_k", "lr2", ""}) EXPECT_TRUE(unknown(key)) << key;
+}
+
+// Every key a link may carry, set away from the preset's value: the link written from the
+// state holds that key=value, and reading either form of the link back gives the same state.
+// The cases are this test's own list, so a key added to the state without one here fails.
+TEST(StateFragment, EveryKeyRoundTripsThroughALink) {
+  struct Case {
+    const char* key;
+    const char* link;     // sets the key, with what it needs (cross-attention for nk, …)
+    const char* written;  // the key=value the state's link must hold
+  };
+  const Case cases[] = {
+      {"preset", "preset=cross", "preset=cross"},
+      {"attn", "attn=cross", "attn=cross"},
+      {"n", "n=5", "n=5"},
+      {"nq", "attn=cross&nq=5", "nq=5"},
+      {"nk", "attn=cross&nk=5", "nk=5"},
+      {"dk", "dk=3", "dk=3"},
+      {"proj", "proj=1", "proj=1"},
+      {"dmodel", "proj=1&dmodel=6", "dmodel=6"},
+      {"dv", "attn=cross&dv=5", "dv=5"},
+      {"seed", "seed=7", "seed=7"},
+      {"scale", "scale=0.25", "scale=0.25"},
+      {"causal", "causal=br", "causal=br"},
+      {"pad", "pad=2", "pad=2"},
+      {"block", "block=0:1,2:0", "block=0:1,2:0"},
+      {"q", "q=1,2,3,4,5,6.5", "q=1,2,3,4,5,6.5"},
+      {"k", "attn=cross&k=1,2,3,4,5,-6", "k=1,2,3,4,5,-6"},
+      {"v", "attn=cross&v=0.5,2,3,4,5,6", "v=0.5,2,3,4,5,6"},
+      {"x", "proj=1&x=1,2,3,4,5,6,7,8,9,10,11,12", "x=1,2,3,4,5,6,7,8,9,10,11,12"},
+      {"wq", "proj=1&wq=1,2,3,4,5,6,7,8", "wq=1,2,3,4,5,6,7,8"},
+      {"wk", "proj=1&wk=1,2,3,4,5,6,7,8", "wk=1,2,3,4,5,6,7,8"},
+      {"wv", "proj=1&wv=1,2,3,4,5,6,7,8", "wv=1,2,3,4,5,6,7,8"},
+      {"step", "step=mask", "step=mask"},
+      {"query", "query=1", "query=1"},
+      {"batch", "pad=3,2&batch=1", "batch=1"},
+      {"view", "view=tiling", "view=tiling"},
+      {"theme", "theme=dark", "theme=dark"},
+      {"lang", "lang=es", "lang=es"},
+      {"ui", "ui=compact", "ui=compact"},
+      {"mode", "mode=practice", "mode=practice"},
+      {"mult", "mult=2.5", "mult=2.5"},
+      {"row", "row=3", "row=3"},
+      {"pitfall", "pitfall=fill_zero", "pitfall=fill_zero"},
+      {"tile", "tile=2", "tile=2"},
+      {"heads", "heads=8", "heads=8"},
+      {"kvheads", "kvheads=1", "kvheads=1"},
+      {"run", "run=1", "run=1"},
+      {"task", "task=sort", "task=sort"},
+      {"layers", "layers=2", "layers=2"},
+      {"seq", "seq=6", "seq=6"},
+      {"vocab", "vocab=20", "vocab=20"},
+      {"pos", "pos=sinusoidal", "pos=sinusoidal"},
+      {"init", "init=0.5", "init=0.5"},
+      {"pinit", "pinit=0.1", "pinit=0.1"},
+      {"lr", "lr=0.01", "lr=0.01"},
+      {"play", "play=1", "play=1"},
+      {"spf", "spf=9", "spf=9"},
+      {"vs", "vs=scale:none", "vs=scale:none"},
+  };
+  std::vector<std::string> listed{"head"};  // the shown head of loaded data: below
+  for (const Case& c : cases) {
+    listed.push_back(c.key);
+    const auto r = lab::parse_fragment(c.link, defaults());
+    EXPECT_TRUE(r.notes.empty()) << c.link << ": " << (r.notes.empty() ? "" : r.notes[0]);
+    const std::string text = lab::to_fragment(r.state);
+    EXPECT_NE(("&" + text + "&").find(std::string("&") + c.written + "&"), std::string::npos) << c.key << ": " << text;
+    for (bool complete : {false, true}) {
+      const auto back = lab::parse_fragment(lab::to_fragment(r.state, complete), defaults());
+      EXPECT_TRUE(back.notes.empty()) << c.key << " " << complete;
+      EXPECT_EQ(back.state, r.state) << c.key << ": " << lab::to_fragment(r.state, complete);
+    }
+  }
+  std::sort(listed.begin(), listed.end());
+  EXPECT_EQ(listed, lab::state_keys()) << "a key without a case here, or a case for a key the parser does not read";
+  // A link cannot carry loaded data, so head is refused without it, and the rest applies.
+  const auto head = lab::parse_fragment("head=1&query=1", defaults());
+  ASSERT_EQ(head.notes.size(), 1u);
+  EXPECT_NE(head.notes[0].find("loaded data with several heads"), std::string::npos) << head.notes[0];
+  EXPECT_EQ(head.state.query, 1);
+}
+
+// The note on a fitted value is in the reader's language, whichever view fitted it.
+TEST(StateFragment, FittedValuesAreNotedInTheLanguageShown) {
+  i18n::set_language(i18n::Lang::es);
+  const auto r = lab::parse_fragment("view=heads&heads=3&kvheads=2", defaults());
+  i18n::set_language(i18n::Lang::en);
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_EQ(r.notes[0], "kvheads=2 no divide heads=3, así que se usa kvheads=1") << r.notes[0];
 }
 
 TEST(StateFragment, PresetIsTheBaseAndKeysOverrideIt) {
@@ -56,7 +146,7 @@ TEST(StateFragment, EditedStateRoundTripsExactly) {
   s.pad = {5, 2};
   s.q.assign(std::size_t(2) * s.nq * s.dk, 0.3f);
   s.q[5] = -1.25f;
-  s.theme = "dark";
+  s.theme = lab::Theme::dark;
   lab::normalize(s);
   const std::string text = lab::to_fragment(s);
   const auto r = lab::parse_fragment(text, defaults());
@@ -77,7 +167,7 @@ TEST(StateFragment, BadKeysAndValuesAreIgnoredWithANote) {
   EXPECT_EQ(s.nq, 3);
   EXPECT_EQ(s.dk, 2);
   EXPECT_EQ(s.scale, attn::ScaleMode::inv_sqrt_dk);
-  EXPECT_EQ(s.theme, "dark");  // the good key still applies
+  EXPECT_EQ(s.theme, lab::Theme::dark);  // the good key still applies
   EXPECT_EQ(s.q, lab::find_preset("causal-3x2")->state.q);
 }
 
@@ -235,12 +325,12 @@ TEST(StateTrain, CompareChangesOneSetting) {
 }
 
 TEST(StateTrain, EveryViewIsListedOnce) {
-  EXPECT_TRUE(lab::is_experiment_view("train"));
-  EXPECT_FALSE(lab::is_experiment_view("compare"));
-  for (const lab::ViewName& v : lab::kViews) {
+  EXPECT_TRUE(lab::is_experiment_view(lab::View::train));
+  EXPECT_FALSE(lab::is_experiment_view(lab::View::compare));
+  for (const lab::ViewRow& v : lab::kViews) {
     const auto r = lab::parse_fragment(std::string("view=") + v.name, defaults());
     EXPECT_TRUE(r.notes.empty()) << v.name;
-    EXPECT_EQ(r.state.view, v.name);
+    EXPECT_EQ(lab::name_of(r.state.view), std::string(v.name));
   }
   const auto bad = lab::parse_fragment("view=nope", defaults());
   ASSERT_EQ(bad.notes.size(), 1u);

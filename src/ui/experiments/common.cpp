@@ -14,17 +14,29 @@ namespace ui {
 
 // [SECTION] dispatch
 
+namespace {
+
+// The interface's row of the registry of views (lab::kViews): how each view is drawn. nullptr:
+// the walkthrough's two, drawn by the layout around the stages. A view missing here, or out of
+// order, does not build.
+struct Drawing {
+  lab::View view;
+  void (*draw)(const lab::Lab&, lab::State&, Ui&);
+};
+constexpr Drawing kDrawings[] = {
+    {lab::View::walkthrough, nullptr},       {lab::View::compare, nullptr},
+    {lab::View::scaling, views::scaling},    {lab::View::gradients, views::gradients},
+    {lab::View::pitfalls, views::pitfalls},  {lab::View::stability, views::stability},
+    {lab::View::tiling, views::tiling},      {lab::View::heads, views::heads},
+    {lab::View::cost, views::cost},          {lab::View::train, views::train},
+};
+static_assert(lab::in_view_order(kDrawings));
+
+}  // namespace
+
 void experiment(const lab::Lab& lab, lab::State& next, Ui& ui) {
-  const std::string& view = lab.state().view;
   if (!views::parameters_ok(lab)) return;
-  if (view == "scaling") views::scaling(lab, next, ui);
-  else if (view == "gradients") views::gradients(lab, next, ui);
-  else if (view == "pitfalls") views::pitfalls(lab, next, ui);
-  else if (view == "stability") views::stability(lab, next, ui);
-  else if (view == "tiling") views::tiling(lab, next, ui);
-  else if (view == "heads") views::heads(lab, next, ui);
-  else if (view == "cost") views::cost(lab, next, ui);
-  else if (view == "train") views::train(lab, next, ui);
+  if (const auto draw = kDrawings[std::size_t(lab.state().view)].draw) draw(lab, next, ui);
 }
 
 namespace views {
@@ -69,7 +81,7 @@ bool parameters_ok(const lab::Lab& lab) {
   ImGui::BeginChild("bad parameters", ImVec2(0, h), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
   // The error is also the experiment's JSON (attentionLab.experiment()), the page's API: it
   // stays in English, and the state keeps the link out of it (fit_view), so it is rarely seen.
-  ImGui::TextWrapped(tr("The %s experiment cannot run with these parameters: %s."), lab.state().view.c_str(),
+  ImGui::TextWrapped(tr("The %s experiment cannot run with these parameters: %s."), lab::name_of(lab.state().view),
                      error.c_str());
   ImGui::EndChild();
   ImGui::PopStyleColor();

@@ -51,9 +51,9 @@ void heads(const lab::Lab& lab, lab::State& next, Ui& ui) {
     end_combo();
   }
   beside_if_room(ImGui::GetFrameHeight(), tr("cross-attention"));
-  bool cross = lab.state().kind == lab::Kind::cross;
+  bool cross = lab.state().kind == lab::Attention::cross;
   if (ImGui::Checkbox(tr("cross-attention"), &cross)) {
-    next.kind = cross ? lab::Kind::cross : lab::Kind::self;
+    next.kind = cross ? lab::Attention::cross : lab::Attention::self;
     if (cross && next.nk == next.nq) next.nk = next.nq + 2;  // n_q ≠ n_k is what makes it visible
   }
   if (cross) {

@@ -45,8 +45,9 @@ void pitfalls(const lab::Lab& lab, lab::State& next, Ui& ui) {
             ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
       ImGui::SameLine();
     input::next_item(input::ItemKind::radio);
-    if (ImGui::RadioButton(tr(m.label), lab.state().pitfall == m.name)) next.pitfall = m.name;
-    if (lab.state().pitfall == m.name) shown = &m;
+    const bool chosen = lab::name_of(lab.state().pitfall) == std::string_view(m.name);
+    if (ImGui::RadioButton(tr(m.label), chosen)) lab::parse_name(m.name, next.pitfall);
+    if (chosen) shown = &m;
   }
   const experiments::PitfallCase* c = nullptr;
   for (const experiments::PitfallCase& candidate : d.cases)
