@@ -227,6 +227,9 @@ const char* set_whole(int& field, const std::string& value) {
   return "";
 }
 
+// Every switch of a link (proj, run, play, the model's causal) reads "0" or "1" here.
+const char* set_switch(bool& field, std::string_view value) { return parse_name(value, field) ? "" : N_("0 or 1"); }
+
 const char* set_number(float& field, const std::string& value) {
   return parse_float(value, field) ? "" : N_("a number");
 }
@@ -250,7 +253,7 @@ const TrainKey kTrainKeys[] = {
     {"seq", false, [](const C& c) { return std::to_string(c.seq); }, [](C& c, V v) { return set_whole(c.seq, v); }},
     {"vocab", false, [](const C& c) { return std::to_string(c.vocab); }, [](C& c, V v) { return set_whole(c.vocab, v); }},
     {"causal", true, [](const C& c) { return std::string(name_of(c.causal)); },
-     [](C& c, V v) { return parse_name(v, c.causal) ? "" : N_("0 or 1"); }},
+     [](C& c, V v) { return set_switch(c.causal, v); }},
     {"scale", true, [](const C& c) { return std::string(name_of(c.scale)); },
      [](C& c, V v) { return parse_name(v, c.scale) ? "" : N_("sqrt, none or dk"); }},
     {"pos", false, [](const C& c) { return std::string(name_of(c.positions)); },
@@ -327,8 +330,10 @@ template <class E>
 std::string read_name(Reading& r, E& field, const char* expected) {
   return parse_name(r.value, field) ? "" : r.expected(expected);
 }
-// Every switch of a link (proj, run, play, the model's causal) reads "0" or "1" here.
-std::string read_switch(Reading& r, bool& field) { return read_name(r, field, N_("0 or 1")); }
+std::string read_switch(Reading& r, bool& field) {
+  const char* expected = set_switch(field, r.value);
+  return *expected ? r.expected(expected) : "";
+}
 std::string read_row(Reading& r, int& field) {
   return r.whole(0, Limits::max_n - 1, field) ? "" : r.expected(N_("a row index"));
 }
