@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
+#include <string>
 
 #include "train_json.h"
 #include "trainer.h"
@@ -70,6 +71,49 @@ TEST(TrainTasks, InductionRepeatsABlockOfVaryingLengthAndScoresTheRepeat) {
     }
   }
   EXPECT_GE(lengths.size(), 3u) << "the block length must vary, or position alone would solve the task";
+}
+
+// Each row of the table of tasks holds at its own minimum: every sequence length the row
+// allows, at the smallest vocabulary it allows there, is a valid configuration whose data stays
+// inside the vocabulary and scores something; one position or one token fewer is refused.
+TEST(TrainTasks, EveryTaskMakesItsDataAtItsOwnMinimum) {
+  for (const train::TaskSpec& task : train::tasks()) {
+    SCOPED_TRACE(task.name);
+    for (int seq = task.min_seq; seq <= train::Limits::max_seq; ++seq) {
+      const int vocab = std::max(2, train::min_vocab(task.task, seq));
+      train::Config c = train::defaults(task.task);
+      c.seq = seq;
+      c.vocab = vocab;
+      ASSERT_EQ(train::validate(c), "") << "seq " << seq << " vocab " << vocab;
+      const train::Batch b = batch_of(task.task, seq, vocab);
+      EXPECT_TRUE(std::all_of(b.tokens.begin(), b.tokens.end(), [&](int x) { return x >= 0 && x < vocab; }));
+      EXPECT_TRUE(std::all_of(b.targets.begin(), b.targets.end(), [&](int y) { return y >= -1 && y < vocab; }));
+      EXPECT_TRUE(std::any_of(b.targets.begin(), b.targets.end(), [](int y) { return y >= 0; })) << "seq " << seq;
+      if (vocab > 2) {
+        --c.vocab;
+        EXPECT_EQ(train::validate(c).rfind("vocab: ", 0), 0u) << "seq " << seq << " vocab " << c.vocab;
+      }
+    }
+    train::Config shorter = train::defaults(task.task);
+    shorter.seq = task.min_seq - 1;
+    EXPECT_EQ(train::validate(shorter), "seq: expected a whole number from " + std::to_string(task.min_seq) + " to " +
+                                            std::to_string(train::Limits::max_seq));
+  }
+}
+
+// A task's name is how links and requests name it: one name per task, read back as that task.
+TEST(TrainTasks, EachNameReadsBackAsItsTask) {
+  std::set<std::string> names;
+  for (const train::TaskSpec& task : train::tasks()) {
+    names.insert(task.name);
+    train::Task read = train::Task(-1);  // no task, until the name is read
+    ASSERT_TRUE(train::parse_task(task.name, read)) << task.name;
+    EXPECT_EQ(read, task.task) << task.name;
+    EXPECT_STREQ(train::task_name(task.task), task.name);
+  }
+  EXPECT_EQ(names.size(), train::tasks().size());
+  train::Task unknown;
+  EXPECT_FALSE(train::parse_task("copy", unknown));
 }
 
 TEST(TrainRun, TheSameConfigurationGivesTheSameRun) {
