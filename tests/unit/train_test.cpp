@@ -156,20 +156,18 @@ TEST(TrainRun, HistoryHasOneEntryPerStepAndMapsAreDistributions) {
 }
 
 // Each task's default configuration learns it (held-out accuracy ≥ 95%) within 300 steps.
-class TrainLearns : public ::testing::TestWithParam<train::Task> {};
+class TrainLearns : public ::testing::TestWithParam<train::TaskSpec> {};
 
 TEST_P(TrainLearns, WithinAFewHundredSteps) {
-  train::Run run(train::defaults(GetParam()));
+  train::Run run(train::defaults(GetParam().task));
   for (int i = 0; i < 300; ++i) run.step();
   const train::History& h = run.history();
   EXPECT_GT(h.steps_to_accuracy(0.95), 0) << "final held-out accuracy " << h.accuracy.back();
   EXPECT_LT(h.loss.back(), 0.25 * h.loss.front());
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryTask, TrainLearns,
-                         ::testing::Values(train::Task::reverse, train::Task::induction, train::Task::sort,
-                                           train::Task::max),
-                         [](const auto& info) { return std::string(train::task_name(info.param)); });
+INSTANTIATE_TEST_SUITE_P(EveryTask, TrainLearns, ::testing::ValuesIn(train::tasks()),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 // The compare view's facts: with unit-variance queries and keys at d_k = 64, no scaling starts
 // near one-hot and learns several times slower; a tiny initialisation removes the gap.
