@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
@@ -87,6 +88,7 @@ Question largest_weight(const Live& live) {
   }
   const int top = keys[std::size_t(q.expected.front())];
   q.text = i18n::format(tr("Which key does query %s give the largest weight?"), live.query_label(i).c_str());
+  q.about_screen = true;
   q.expected_text = live.key_label(top);
   q.explanation = i18n::format(tr("The softmax keeps the order of the scores, so the largest score wins. Query %s's "
                                   "scores (scaled, masked): %s. The largest is %s's, %s, which gets weight %s."),
@@ -105,6 +107,7 @@ Question weight(const Live& live, std::uint32_t seed) {
   const double w = h.weights(i, j);
   q.text = i18n::format(tr("What weight does query %s give key %s? (within ±0.01)"), live.query_label(i).c_str(),
                         live.key_label(j).c_str());
+  q.about_screen = true;
   q.expected = {w};
   q.tolerance = 0.01;
   q.expected_text = num(w);
@@ -129,6 +132,7 @@ Question output_row(const Live& live) {
                ? i18n::format(tr("What is the output row of query %s? (its first %d entries) (each within ±0.02)"),
                               label.c_str(), cols)
                : i18n::format(tr("What is the output row of query %s? (each within ±0.02)"), label.c_str());
+  q.about_screen = true;
   q.expected_text = list(q.expected, 3);
   // The terms of Σ_j w_ij v_j, the largest weights first, at most four.
   std::vector<int> keys(std::size_t(h.weights.cols()));
@@ -350,31 +354,48 @@ bool numbers_of(const nlohmann::json& answer, std::vector<double>& out, std::str
   return true;
 }
 
+// [SECTION] the kinds of question
+
+// One row per kind, in the order of QuestionKind: its name (in ids and the page API's
+// "kind") and how a question of it is made.
+struct KindRow {
+  QuestionKind kind;
+  const char* name;
+  Question (*make)(const Live& live, std::uint32_t seed, int number);
+};
+
+constexpr KindRow kKinds[] = {
+    {QuestionKind::largest_weight, "largest_weight", [](const Live& l, std::uint32_t, int) { return largest_weight(l); }},
+    {QuestionKind::weight, "weight", [](const Live& l, std::uint32_t seed, int) { return weight(l, seed); }},
+    {QuestionKind::output_row, "output_row", [](const Live& l, std::uint32_t, int) { return output_row(l); }},
+    {QuestionKind::masked_weight, "masked_weight",
+     [](const Live& l, std::uint32_t seed, int) { return masked_weight(l, seed); }},
+    {QuestionKind::shape, "shape", [](const Live&, std::uint32_t seed, int n) { return shape(seed, n); }},
+    {QuestionKind::spread, "spread", [](const Live&, std::uint32_t seed, int n) { return spread(seed, n); }},
+    {QuestionKind::fill_pitfall, "fill_pitfall", [](const Live&, std::uint32_t seed, int) { return fill_pitfall(seed); }},
+    {QuestionKind::stable_softmax, "stable_softmax",
+     [](const Live&, std::uint32_t seed, int) { return stable_softmax(seed); }},
+    {QuestionKind::saturation, "saturation", [](const Live&, std::uint32_t seed, int) { return saturation(seed); }},
+};
+
+// QuestionKind's values index the table.
+constexpr bool in_kind_order() {
+  for (std::size_t i = 0; i < std::size(kKinds); ++i)
+    if (kKinds[i].kind != QuestionKind(i)) return false;
+  return true;
+}
+static_assert(in_kind_order(), "kKinds lists the kinds in the order of enum QuestionKind");
+
 }  // namespace
 
-const char* kind_name(Kind kind) {
-  static constexpr const char* kNames[kKindCount] = {"largest_weight", "weight",         "output_row",
-                                                     "masked_weight",  "shape",          "spread",
-                                                     "fill_pitfall",   "stable_softmax", "saturation"};
-  return kNames[int(kind)];
-}
+int question_kind_count() { return int(std::size(kKinds)); }
 
-Question make(Kind kind, const Live& live, std::uint32_t seed, int number) {
-  Question q;
-  switch (kind) {
-    case Kind::largest_weight: q = largest_weight(live); break;
-    case Kind::weight: q = weight(live, seed); break;
-    case Kind::output_row: q = output_row(live); break;
-    case Kind::masked_weight: q = masked_weight(live, seed); break;
-    case Kind::shape: q = shape(seed, number); break;
-    case Kind::spread: q = spread(seed, number); break;
-    case Kind::fill_pitfall: q = fill_pitfall(seed); break;
-    case Kind::stable_softmax: q = stable_softmax(seed); break;
-    case Kind::saturation: q = saturation(seed); break;
-  }
+const char* kind_name(QuestionKind kind) { return kKinds[int(kind)].name; }
+
+Question make(QuestionKind kind, const Live& live, std::uint32_t seed, int number) {
+  Question q = kKinds[int(kind)].make(live, seed, number);
   // A live question the screen cannot pose (a fully blocked row) becomes one about the mask.
-  if (q.text.empty()) q = masked_weight(live, seed), kind = Kind::masked_weight;
-  if (kind == Kind::largest_weight || kind == Kind::weight || kind == Kind::output_row) q.about_screen = true;
+  if (q.text.empty()) q = masked_weight(live, seed), kind = QuestionKind::masked_weight;
   q.kind = kind;
   q.id = std::string(kind_name(kind)) + "-" + std::to_string(number);
   return q;
@@ -406,7 +427,7 @@ Verdict check(const Question& q, const nlohmann::json& answer) {
   }
   if (got.size() != q.expected.size()) {
     // A shape is always two numbers.
-    const char* sentence = q.kind == Kind::shape ? tr("answer: expected %d numbers (rows × columns), got %d")
+    const char* sentence = q.kind == QuestionKind::shape ? tr("answer: expected %d numbers (rows × columns), got %d")
                            : q.expected.size() == 1 ? tr("answer: expected %d number, got %d")
                                                     : tr("answer: expected %d numbers, got %d");
     v.error = i18n::format(sentence, int(q.expected.size()), int(got.size()));
@@ -418,7 +439,7 @@ Verdict check(const Question& q, const nlohmann::json& answer) {
 }
 
 void Session::next(const Live& live) {
-  const Kind kind = Kind(turn_++ % kKindCount);
+  const QuestionKind kind = QuestionKind(turn_++ % question_kind_count());
   ++asked_;
   current_ = make(kind, live, 0x5eed0000u + std::uint32_t(asked_), asked_);
   answered_ = last_correct_ = false;

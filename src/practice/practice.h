@@ -17,7 +17,7 @@
 
 namespace practice {
 
-enum class Kind {
+enum class QuestionKind {
   largest_weight,  // which key the selected query weights most (live)
   weight,          // one weight of the selected query's row, within ±0.01 (live)
   output_row,      // the selected query's output row, within ±0.02 each (live)
@@ -28,8 +28,10 @@ enum class Kind {
   stable_softmax,  // the softmax of large scores, by subtracting the row maximum
   saturation,      // the softmax's derivative at the winning key, unscaled against 1/√d_k
 };
-inline constexpr int kKindCount = 9;
-const char* kind_name(Kind kind);
+// A new kind is an enumerator here, its row in practice.cpp's table and the function that
+// makes its questions; the session asks every kind in turn, counted from that table.
+int question_kind_count();
+const char* kind_name(QuestionKind kind);
 
 // What the walkthrough shows, for the questions about it.
 struct Live {
@@ -45,7 +47,7 @@ struct Live {
 
 struct Question {
   std::string id;  // "<kind>-<number in the session>"
-  Kind kind = Kind::shape;
+  QuestionKind kind = QuestionKind::shape;
   std::string text;
   std::vector<std::string> choices;  // a choice question's options; empty: type a value
   // A choice: the indices accepted (ties); a shape: rows, cols; otherwise the numbers.
@@ -57,7 +59,7 @@ struct Question {
 };
 
 // A question of `kind` about `live` (or a configuration drawn from `seed`).
-Question make(Kind kind, const Live& live, std::uint32_t seed, int number);
+Question make(QuestionKind kind, const Live& live, std::uint32_t seed, int number);
 
 struct Verdict {
   bool correct = false;

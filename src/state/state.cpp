@@ -763,7 +763,7 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
     if (key != "task") continue;
     train::Task task;
     if (train::parse_task(value, task)) result.state.train = train::defaults(task);
-    else result.notes.push_back(i18n::format(tr("ignored task=%s: expected reverse, induction, sort or max"), value.c_str()));
+    else result.notes.push_back(i18n::format(tr("ignored %s=%s: expected %s"), "task", value.c_str(), train::task_names(tr("or")).c_str()));
   }
   State preset_base = result.state;
   std::vector<std::pair<const TrainKey*, const std::string*>> model_keys;

@@ -28,25 +28,7 @@ bool Config::operator==(const Config& o) const { return tie(*this) == tie(o); }
 Config defaults(Task task) {
   Config c;
   c.task = task;
-  switch (task) {
-    case Task::reverse:
-      break;
-    case Task::sort:
-      c.lr = 0.01f;
-      break;
-    case Task::max:
-      c.lr = 0.01f;
-      break;
-    case Task::induction:
-      c.layers = 2;
-      c.heads = 2;
-      c.d_k = 16;
-      c.seq = 16;
-      c.causal = true;
-      c.init_std = 0.3f;
-      c.lr = 0.01f;
-      break;
-  }
+  task_spec(task).start(c);
   return c;
 }
 
@@ -55,7 +37,7 @@ std::string validate(const Config& c) {
   if (c.heads < 1 || c.heads > Limits::max_heads) return range("heads", 1, Limits::max_heads);
   if (c.d_model < 1 || c.d_model > Limits::max_d_model) return range("d_model", 1, Limits::max_d_model);
   if (c.d_k < 1 || c.d_k > Limits::max_d_k) return range("d_k", 1, Limits::max_d_k);
-  const int shortest = c.task == Task::induction ? 4 : 2;
+  const int shortest = task_spec(c.task).min_seq;
   if (c.seq < shortest || c.seq > Limits::max_seq) return range("seq", shortest, Limits::max_seq);
   if (c.vocab < 2 || c.vocab > Limits::max_vocab) return range("vocab", 2, Limits::max_vocab);
   if (c.vocab < min_vocab(c.task, c.seq))
@@ -72,15 +54,22 @@ std::string validate(const Config& c) {
   return "";
 }
 
-const char* task_name(Task task) { return kTaskNames[int(task)]; }
+const char* task_name(Task task) { return task_spec(task).name; }
 
 bool parse_task(const std::string& name, Task& out) {
-  for (int i = 0; i < kTaskCount; ++i)
-    if (name == kTaskNames[i]) {
-      out = Task(i);
+  for (const TaskSpec& t : tasks())
+    if (name == t.name) {
+      out = t.task;
       return true;
     }
   return false;
+}
+
+std::string task_names(const std::string& or_word) {
+  std::string text;
+  for (const TaskSpec& t : tasks())
+    text += (text.empty() ? "" : &t == &tasks().back() ? " " + or_word + " " : ", ") + std::string(t.name);
+  return text;
 }
 
 const char* scale_name(attn::ScaleMode mode) { return kScaleNames[int(mode)]; }

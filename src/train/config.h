@@ -10,10 +10,8 @@
 
 namespace train {
 
-// The toy tasks (tasks.h says what each asks of attention).
+// The toy tasks (tasks.h's table says what each asks of attention).
 enum class Task { reverse, induction, sort, max };
-inline constexpr const char* kTaskNames[] = {"reverse", "induction", "sort", "max"};
-inline constexpr int kTaskCount = 4;
 
 // Positions: learned vectors, or the fixed sinusoids of "Attention Is All You Need".
 enum class Positions { learned, sinusoidal };
@@ -66,6 +64,9 @@ std::string validate(const Config& c);
 
 const char* task_name(Task task);
 bool parse_task(const std::string& name, Task& out);
+// The tasks' names as a list for a sentence: "reverse, induction, sort or max", with
+// `or_word` in the reader's language.
+std::string task_names(const std::string& or_word);
 // Scale names of the training request: "inv_sqrt_dk", "none", "inv_dk".
 const char* scale_name(attn::ScaleMode mode);
 bool parse_scale(const std::string& name, attn::ScaleMode& out);

@@ -104,7 +104,7 @@ Request parse_request(std::string_view json_text) {
   // The task first: its defaults are the base the other fields change.
   if (j.contains("task")) {
     Task task;
-    if (!parse_task(text(j["task"], "task"), task)) fail("task: expected reverse, induction, sort or max");
+    if (!parse_task(text(j["task"], "task"), task)) fail("task: expected " + task_names("or"));
     r.config = defaults(task);
   }
   for (const auto& [key, value] : j.items()) {

@@ -64,7 +64,7 @@ std::vector<double> head_entropies(const Forward& f, int heads) {
   return out;
 }
 
-Run::Run(const Config& c) : model_(checked(c)), params_(init_params(c)) {
+Run::Run(const Config& c) : transformer_(checked(c)), params_(init_params(c)) {
   m_ = params_.zeros_like();
   v_ = params_.zeros_like();
   // Separate streams for the held-out batch and the training batches: the held-out
@@ -83,8 +83,8 @@ Run::Run(const Config& c) : model_(checked(c)), params_(init_params(c)) {
 
 void Run::step() {
   const Batch batch = make_batch(config(), config().batch, data_rng_);
-  const Forward f = model_.forward(params_, batch);
-  const Params g = model_.backward(params_, batch, f);
+  const Forward f = transformer_.forward(params_, batch);
+  const Params g = transformer_.backward(params_, batch, f);
   history_.loss.push_back(f.loss);
   history_.grad_norm_qk.push_back(qk_norm(g));
   history_.entropy.push_back(head_entropies(f, config().heads));
@@ -95,12 +95,12 @@ void Run::step() {
 void Run::evaluate() {
   int scored = 0, correct = 0;
   for (const Batch& b : held_out_) {
-    const Forward f = model_.forward(params_, b, false);
+    const Forward f = transformer_.forward(params_, b, false);
     scored += f.scored;
     correct += f.correct;
   }
   if (steps() > 0) history_.accuracy.push_back(scored ? double(correct) / scored : 0.0);
-  const Forward e = model_.forward(params_, example_);
+  const Forward e = transformer_.forward(params_, example_);
   maps_.tokens = example_.tokens;
   maps_.targets = example_.targets;
   maps_.weights.clear();

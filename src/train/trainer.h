@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "config.h"
-#include "model.h"
+#include "transformer.h"
 
 namespace train {
 
@@ -45,7 +45,7 @@ class Run {
 
   void step();
   int steps() const { return int(history_.loss.size()); }
-  const Config& config() const { return model_.config(); }
+  const Config& config() const { return transformer_.config(); }
   const History& history() const { return history_; }
   const Maps& maps() const { return maps_; }  // after the latest step (or at initialisation)
   const Params& params() const { return params_; }
@@ -53,7 +53,7 @@ class Run {
  private:
   void evaluate();  // held-out accuracy and the fixed example's maps
 
-  Model model_;
+  Transformer transformer_;
   Params params_, m_, v_;  // the parameters and Adam's first and second moments
   std::mt19937 data_rng_;
   // The held-out sequences in slices of a training batch's size: each pass's matrices stay

@@ -17,7 +17,7 @@ int first_hidden_step(const lab::Lab& lab) {
   const practice::Session& p = lab.practice();
   if (lab.state().mode != lab::Mode::practice || p.asked() == 0 || p.answered() || !p.current().about_screen)
     return lab::kStepCount;
-  return int(p.current().kind == practice::Kind::output_row ? lab::Step::output : lab::Step::softmax);
+  return int(p.current().kind == practice::QuestionKind::output_row ? lab::Step::output : lab::Step::softmax);
 }
 
 void practice(const lab::Lab& lab, lab::State&, Ui& ui) {
@@ -44,10 +44,10 @@ void practice(const lab::Lab& lab, lab::State&, Ui& ui) {
     } else {
       ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(tr("Check")).x -
                               ImGui::GetStyle().FramePadding.x * 2 - ImGui::GetStyle().ItemSpacing.x);
-      const char* hint = q.kind == practice::Kind::shape ? tr("rows × columns") : tr("your answer");
+      const char* hint = q.kind == practice::QuestionKind::shape ? tr("rows × columns") : tr("your answer");
       // One number: a phone's number keyboard; a shape or a list: its full keyboard.
-      const bool several = q.expected.size() > 1 && q.kind != practice::Kind::shape;
-      const bool one_number = q.kind != practice::Kind::shape && !several;
+      const bool several = q.expected.size() > 1 && q.kind != practice::QuestionKind::shape;
+      const bool one_number = q.kind != practice::QuestionKind::shape && !several;
       input::next_item(one_number ? input::ItemKind::input : input::ItemKind::text, hint);
       const bool enter = ImGui::InputTextWithHint("##answer", hint, ui.practice_input, sizeof ui.practice_input,
                                                   ImGuiInputTextFlags_EnterReturnsTrue);

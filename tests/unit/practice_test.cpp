@@ -74,7 +74,7 @@ void expect_right_and_wrong(const practice::Question& q, const nlohmann::json& r
 
 TEST(Practice, LargestWeightIsTheFloat64Argmax) {
   const Screen screen(false);
-  const practice::Question q = practice::make(practice::Kind::largest_weight, screen.live(), 1, 1);
+  const practice::Question q = practice::make(practice::QuestionKind::largest_weight, screen.live(), 1, 1);
   const auto want = screen.float64();
   int best = 0;
   for (int j = 1; j < 5; ++j)
@@ -88,13 +88,13 @@ TEST(Practice, WeightAndOutputRowMatchFloat64) {
   const Screen screen(false);
   const auto want = screen.float64();
   for (std::uint32_t seed = 0; seed < 5; ++seed) {
-    const practice::Question q = practice::make(practice::Kind::weight, screen.live(), seed, 1);
+    const practice::Question q = practice::make(practice::QuestionKind::weight, screen.live(), seed, 1);
     const std::vector<double> n = numbers_in(q.text);  // "query q2 give key kJ"
     const int j = int(n.at(1));
     const double w = want.weights[2 * 5 + j];
     expect_right_and_wrong(q, w + 0.009, w + 0.02);
   }
-  const practice::Question row = practice::make(practice::Kind::output_row, screen.live(), 0, 1);
+  const practice::Question row = practice::make(practice::QuestionKind::output_row, screen.live(), 0, 1);
   const std::vector<double> o = {want.output[2 * 2], want.output[2 * 2 + 1]};
   expect_right_and_wrong(row, o, nlohmann::json({o[0], o[1] + 0.05}));
   EXPECT_TRUE(practice::check(row, std::to_string(o[0]) + ", " + std::to_string(o[1])).correct) << "as text";
@@ -102,20 +102,20 @@ TEST(Practice, WeightAndOutputRowMatchFloat64) {
 
 TEST(Practice, AMaskedCellBecomesZero) {
   const Screen masked(true);  // query 2 may not see keys 3 and 4
-  const practice::Question q = practice::make(practice::Kind::masked_weight, masked.live(), 0, 1);
+  const practice::Question q = practice::make(practice::QuestionKind::masked_weight, masked.live(), 0, 1);
   EXPECT_NE(q.text.find("q2"), std::string::npos) << "the selected row's blocked key first: " << q.text;
   EXPECT_EQ(masked.float64().weights[2 * 5 + 3], 0.0);
   expect_right_and_wrong(q, 0, 0.2);
 
   const Screen open(false);  // nothing blocked on screen: the causal example instead
-  const practice::Question fallback = practice::make(practice::Kind::masked_weight, open.live(), 3, 2);
+  const practice::Question fallback = practice::make(practice::QuestionKind::masked_weight, open.live(), 3, 2);
   expect_right_and_wrong(fallback, 0.0, 1.0 / 3);
 }
 
 TEST(Practice, ShapesFollowFromTheStatedShapes) {
   const Screen screen(false);
   for (int number = 1; number <= 6; ++number) {
-    const practice::Question q = practice::make(practice::Kind::shape, screen.live(), 100 + number, number);
+    const practice::Question q = practice::make(practice::QuestionKind::shape, screen.live(), 100 + number, number);
     const std::vector<double> n = numbers_in(q.text);  // nq, dk, nk, dk, nk, dv, ...
     const bool output = q.text.find("output") != std::string::npos;
     const int rows = int(n.at(0)), cols = int(output ? n.at(5) : n.at(2));
@@ -129,7 +129,7 @@ TEST(Practice, ShapesFollowFromTheStatedShapes) {
 TEST(Practice, SpreadIsTheSquareRootOfDk) {
   const Screen screen(false);
   for (int number = 0; number < 3; ++number) {
-    const practice::Question q = practice::make(practice::Kind::spread, screen.live(), 1, number);
+    const practice::Question q = practice::make(practice::QuestionKind::spread, screen.live(), 1, number);
     const double dk = numbers_in(q.text).at(0);
     const double want = number == 0 ? std::sqrt(dk) : number == 1 ? 1.0 : 1.0 / std::sqrt(dk);
     expect_right_and_wrong(q, want * 1.05, want * 1.3);
@@ -139,17 +139,17 @@ TEST(Practice, SpreadIsTheSquareRootOfDk) {
 TEST(Practice, FillPitfallStableSoftmaxAndSaturationFromTheirScores) {
   const Screen screen(false);
   for (std::uint32_t seed = 0; seed < 4; ++seed) {
-    const practice::Question fill = practice::make(practice::Kind::fill_pitfall, screen.live(), seed, 1);
+    const practice::Question fill = practice::make(practice::QuestionKind::fill_pitfall, screen.live(), seed, 1);
     const std::vector<double> s = numbers_in(fill.text);  // the three scores, then −1
     const double masked = softmax64({s.at(0), s.at(1), s.at(2) - 1}).at(2);
     expect_right_and_wrong(fill, masked, 0.0);
 
-    const practice::Question big = practice::make(practice::Kind::stable_softmax, screen.live(), seed, 1);
+    const practice::Question big = practice::make(practice::QuestionKind::stable_softmax, screen.live(), seed, 1);
     const std::vector<double> t = numbers_in(big.text);
     const std::vector<double> w = softmax64({t.at(0), t.at(1), t.at(2)});
     expect_right_and_wrong(big, *std::max_element(w.begin(), w.end()), 1.0 / 3);
 
-    const practice::Question sat = practice::make(practice::Kind::saturation, screen.live(), seed, 1);
+    const practice::Question sat = practice::make(practice::QuestionKind::saturation, screen.live(), seed, 1);
     const double dk = numbers_in(sat.text).at(2);  // "[0, d_k, 2·d_k] with d_k = N"
     const double top = softmax64({0, std::sqrt(dk), 2 * std::sqrt(dk)}).at(2);
     expect_right_and_wrong(sat, top * (1 - top), top * (1 - top) + 0.05);
@@ -158,14 +158,14 @@ TEST(Practice, FillPitfallStableSoftmaxAndSaturationFromTheirScores) {
 
 TEST(Practice, UnreadableAnswersNameTheField) {
   const Screen screen(false);
-  const practice::Question number = practice::make(practice::Kind::weight, screen.live(), 0, 1);
+  const practice::Question number = practice::make(practice::QuestionKind::weight, screen.live(), 0, 1);
   for (const nlohmann::json& bad : {nlohmann::json("no number here"), nlohmann::json({1, 2}), nlohmann::json(nullptr),
                                     nlohmann::json({{"x", 1}})}) {
     const practice::Verdict v = practice::check(number, bad);
     EXPECT_FALSE(v.correct);
     EXPECT_EQ(v.error.rfind("answer: ", 0), 0u) << bad.dump() << " → " << v.error;
   }
-  const practice::Question choice = practice::make(practice::Kind::largest_weight, screen.live(), 0, 1);
+  const practice::Question choice = practice::make(practice::QuestionKind::largest_weight, screen.live(), 0, 1);
   EXPECT_FALSE(practice::check(choice, 17).error.empty());
   EXPECT_FALSE(practice::check(choice, "k99").error.empty());
 }
@@ -174,12 +174,12 @@ TEST(Practice, SessionScoresEachQuestionOnceAndCyclesEveryKind) {
   const Screen screen(false);
   practice::Session session;
   std::vector<std::string> kinds;
-  for (int n = 0; n < practice::kKindCount; ++n) {
+  for (int n = 0; n < practice::question_kind_count(); ++n) {
     session.next(screen.live());
     kinds.push_back(nlohmann::json::parse(session.question_json())["kind"]);
   }
-  for (int n = 0; n < practice::kKindCount; ++n)
-    EXPECT_NE(std::find(kinds.begin(), kinds.end(), practice::kind_name(practice::Kind(n))), kinds.end());
+  for (int n = 0; n < practice::question_kind_count(); ++n)
+    EXPECT_NE(std::find(kinds.begin(), kinds.end(), practice::kind_name(practice::QuestionKind(n))), kinds.end());
 
   session.next(screen.live());  // largest_weight again
   const auto want = screen.float64();
@@ -189,7 +189,7 @@ TEST(Practice, SessionScoresEachQuestionOnceAndCyclesEveryKind) {
   EXPECT_TRUE(session.answer(best).correct);
   EXPECT_TRUE(session.answer(best).correct);  // answering again is not scored twice
   EXPECT_EQ(session.right(), 1);
-  EXPECT_EQ(session.asked(), practice::kKindCount + 1);
+  EXPECT_EQ(session.asked(), practice::question_kind_count() + 1);
   const nlohmann::json verdict = nlohmann::json::parse(
       practice::Session::verdict_json(session.current(), session.answer(best)));
   EXPECT_EQ(verdict["expected"], "k" + std::to_string(best));

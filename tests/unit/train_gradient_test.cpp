@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "float64_attention.h"
-#include "model.h"
+#include "transformer.h"
 
 namespace {
 
@@ -38,7 +38,7 @@ Tensor64 matmul(const Tensor64& a, const Tensor64& b, int rows, int inner, int c
   return c;
 }
 
-// The model's loss, straight from the definition in model.h, in float64.
+// The model's loss, straight from the definition in transformer.h, in float64.
 double loss64(const train::Config& c, const Params64& p, const train::Batch& b) {
   const int T = c.seq, D = c.d_model, H = c.heads, dk = c.d_k, W = H * dk, rows = b.size * T;
   Tensor64 pos;
@@ -104,10 +104,10 @@ void check_gradients(const train::Config& c) {
   std::seed_seq seq{c.seed, 7u};
   std::mt19937 rng(seq);
   const train::Batch batch = train::make_batch(c, 3, rng);
-  const train::Model model(c);
+  const train::Transformer transformer(c);
   const train::Params p = train::init_params(c);
-  const train::Forward f = model.forward(p, batch);
-  const train::Params g = model.backward(p, batch, f);
+  const train::Forward f = transformer.forward(p, batch);
+  const train::Params g = transformer.backward(p, batch, f);
 
   Params64 p64 = to_double(p);
   EXPECT_NEAR(f.loss, loss64(c, p64, batch), 1e-4 * std::max(1.0, f.loss));

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
+#include <string>
 
 #include "train_json.h"
 #include "trainer.h"
@@ -72,6 +73,49 @@ TEST(TrainTasks, InductionRepeatsABlockOfVaryingLengthAndScoresTheRepeat) {
   EXPECT_GE(lengths.size(), 3u) << "the block length must vary, or position alone would solve the task";
 }
 
+// Each row of the table of tasks holds at its own minimum: every sequence length the row
+// allows, at the smallest vocabulary it allows there, is a valid configuration whose data stays
+// inside the vocabulary and scores something; one position or one token fewer is refused.
+TEST(TrainTasks, EveryTaskMakesItsDataAtItsOwnMinimum) {
+  for (const train::TaskSpec& task : train::tasks()) {
+    SCOPED_TRACE(task.name);
+    for (int seq = task.min_seq; seq <= train::Limits::max_seq; ++seq) {
+      const int vocab = std::max(2, train::min_vocab(task.task, seq));
+      train::Config c = train::defaults(task.task);
+      c.seq = seq;
+      c.vocab = vocab;
+      ASSERT_EQ(train::validate(c), "") << "seq " << seq << " vocab " << vocab;
+      const train::Batch b = batch_of(task.task, seq, vocab);
+      EXPECT_TRUE(std::all_of(b.tokens.begin(), b.tokens.end(), [&](int x) { return x >= 0 && x < vocab; }));
+      EXPECT_TRUE(std::all_of(b.targets.begin(), b.targets.end(), [&](int y) { return y >= -1 && y < vocab; }));
+      EXPECT_TRUE(std::any_of(b.targets.begin(), b.targets.end(), [](int y) { return y >= 0; })) << "seq " << seq;
+      if (vocab > 2) {
+        --c.vocab;
+        EXPECT_EQ(train::validate(c).rfind("vocab: ", 0), 0u) << "seq " << seq << " vocab " << c.vocab;
+      }
+    }
+    train::Config shorter = train::defaults(task.task);
+    shorter.seq = task.min_seq - 1;
+    EXPECT_EQ(train::validate(shorter), "seq: expected a whole number from " + std::to_string(task.min_seq) + " to " +
+                                            std::to_string(train::Limits::max_seq));
+  }
+}
+
+// A task's name is how links and requests name it: one name per task, read back as that task.
+TEST(TrainTasks, EachNameReadsBackAsItsTask) {
+  std::set<std::string> names;
+  for (const train::TaskSpec& task : train::tasks()) {
+    names.insert(task.name);
+    train::Task read = train::Task(-1);  // no task, until the name is read
+    ASSERT_TRUE(train::parse_task(task.name, read)) << task.name;
+    EXPECT_EQ(read, task.task) << task.name;
+    EXPECT_STREQ(train::task_name(task.task), task.name);
+  }
+  EXPECT_EQ(names.size(), train::tasks().size());
+  train::Task unknown;
+  EXPECT_FALSE(train::parse_task("copy", unknown));
+}
+
 TEST(TrainRun, TheSameConfigurationGivesTheSameRun) {
   train::Config c = train::defaults(train::Task::induction);
   train::Run a(c), b(c);
@@ -112,20 +156,18 @@ TEST(TrainRun, HistoryHasOneEntryPerStepAndMapsAreDistributions) {
 }
 
 // Each task's default configuration learns it (held-out accuracy ≥ 95%) within 300 steps.
-class TrainLearns : public ::testing::TestWithParam<train::Task> {};
+class TrainLearns : public ::testing::TestWithParam<train::TaskSpec> {};
 
 TEST_P(TrainLearns, WithinAFewHundredSteps) {
-  train::Run run(train::defaults(GetParam()));
+  train::Run run(train::defaults(GetParam().task));
   for (int i = 0; i < 300; ++i) run.step();
   const train::History& h = run.history();
   EXPECT_GT(h.steps_to_accuracy(0.95), 0) << "final held-out accuracy " << h.accuracy.back();
   EXPECT_LT(h.loss.back(), 0.25 * h.loss.front());
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryTask, TrainLearns,
-                         ::testing::Values(train::Task::reverse, train::Task::induction, train::Task::sort,
-                                           train::Task::max),
-                         [](const auto& info) { return std::string(train::task_name(info.param)); });
+INSTANTIATE_TEST_SUITE_P(EveryTask, TrainLearns, ::testing::ValuesIn(train::tasks()),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 // The compare view's facts: with unit-variance queries and keys at d_k = 64, no scaling starts
 // near one-hot and learns several times slower; a tiny initialisation removes the gap.

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iterator>
+#include <vector>
 
 #include "combo.h"
 #include "common.h"
@@ -19,32 +20,14 @@
 namespace ui::views {
 namespace {
 
-constexpr const char* kTaskNotes[] = {
-    // reverse
-    N_("Reverse: position i must output the token at position n − 1 − i. Watch the map turn into an anti-diagonal: "
-       "each query row lights up the mirrored key."),
-    // induction
-    N_("Induction: random tokens, a block, then the same block again; in the repeat each position predicts the next "
-       "token. Watch layer 1 form a previous-token head (a bright line just below the diagonal) and layer 2 an "
-       "induction head: in the repeat, each query reads the key just after its token's earlier copy."),
-    // sort
-    N_("Sort: each position outputs the next larger token present. Each row's bright cell lands on the key holding "
-       "that token, so the pattern follows the tokens' values, not their positions."),
-    // max
-    N_("Max: every position outputs the largest token. Every row reads the same key, one bright column, wherever the "
-       "largest token sits."),
-};
-
 constexpr const char* kCompareNote =
     N_("Compare the scale: on reverse, set d_k to 64 and the sequence to 32, tick \"a second run with\" no scale, "
        "and Play. The unscaled run starts with near one-hot attention (entropy about 0.25 against 2.2) and needs "
        "about six times the steps to reach 95% (at sequence 8, about twice). Then set init std to 0.02: both runs "
        "start uniform, and the unscaled one is now the faster.");
 
-// The choosers' items as shown, in the order of train::Task, train::Positions and
-// attn::ScaleMode; the link keeps the names of train::kTaskNames and kPositionNames.
-constexpr const char* kTaskLabels[] = {N_("reverse"), N_("induction"), N_("sort"), N_("max")};
-static_assert(std::size(kTaskLabels) == train::kTaskCount);
+// The choosers' items as shown, in the order of train::Positions and attn::ScaleMode; the
+// link keeps the names of kPositionNames (the tasks' labels are in train::tasks()).
 constexpr const char* kPositionLabels[] = {N_("learned"), N_("sinusoidal")};
 static_assert(std::size(kPositionLabels) == std::size(train::kPositionNames));
 constexpr const char* kScaleLabels[] = {"1/√d_k", N_("none"), "1/d_k"};
@@ -139,8 +122,11 @@ void controls(const lab::Lab& lab, lab::State& next, Ui& ui) {
   section(tr("Task and model"));
   train::Config& c = next.train;
   const train::Config& now = s.train;
+  std::vector<const char*> task_labels;
+  for (const train::TaskSpec& t : train::tasks()) task_labels.push_back(t.label);
   int task = int(now.task);
-  if (combo(tr("task"), &task, kTaskLabels, train::kTaskCount, w)) c = train::defaults(train::Task(task));
+  if (combo(tr("task"), &task, task_labels.data(), int(task_labels.size()), w))
+    c = train::defaults(train::tasks()[std::size_t(task)].task);
   int v = now.layers;
   if (slider(tr("layers"), &v, 1, train::Limits::max_layers, w)) c.layers = v;
   v = now.heads;
@@ -150,7 +136,7 @@ void controls(const lab::Lab& lab, lab::State& next, Ui& ui) {
   v = now.d_k;
   if (slider(tr("d_k (per head)"), &v, 1, train::Limits::max_d_k, w, ImGuiSliderFlags_Logarithmic)) c.d_k = v;
   v = now.seq;
-  if (slider(tr("sequence"), &v, now.task == train::Task::induction ? 4 : 2, train::Limits::max_seq, w)) {
+  if (slider(tr("sequence"), &v, train::task_spec(now.task).min_seq, train::Limits::max_seq, w)) {
     c.seq = v;
     c.vocab = std::max(c.vocab, train::min_vocab(now.task, v));  // the task's tokens must fit
   }
@@ -353,7 +339,7 @@ void notes(train::Task task) {
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(0);
   ImGui::TextUnformatted(tr("What to try"));
-  notice(tr(kTaskNotes[int(task)]));
+  notice(tr(train::task_spec(task).note));
   notice(tr(kCompareNote));
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();

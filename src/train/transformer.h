@@ -76,9 +76,9 @@ struct Forward {
   int correct = 0;  // of them, those whose most likely token is the target
 };
 
-class Model {
+class Transformer {
  public:
-  explicit Model(const Config& c);
+  explicit Transformer(const Config& c);
   const Config& config() const { return config_; }
 
   // With `record`, keeps every intermediate for backward() and the maps; without, only the

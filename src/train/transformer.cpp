@@ -1,4 +1,4 @@
-#include "model.h"
+#include "transformer.h"
 
 #include <cmath>
 
@@ -68,18 +68,18 @@ Params init_params(const Config& c) {
   return p;
 }
 
-Model::Model(const Config& c) : config_(c) {
+Transformer::Transformer(const Config& c) : config_(c) {
   if (c.positions == Positions::sinusoidal) fixed_pos_ = sinusoids(c.seq, c.d_model);
 }
 
-attn::Options Model::attention_options() const {
+attn::Options Transformer::attention_options() const {
   attn::Options o;
   o.scale = attn::scale_for(config_.scale, config_.d_k);
   o.causal = config_.causal ? attn::Causal::top_left : attn::Causal::none;
   return o;
 }
 
-attn::Shape Model::attention_shape(int batch) const {
+attn::Shape Transformer::attention_shape(int batch) const {
   attn::Shape s;
   s.batch = batch;
   s.heads = s.kv_heads = config_.heads;
@@ -88,7 +88,7 @@ attn::Shape Model::attention_shape(int batch) const {
   return s;
 }
 
-Forward Model::forward(const Params& p, const Batch& b, bool record) const {
+Forward Transformer::forward(const Params& p, const Batch& b, bool record) const {
   const Config& c = config_;
   const int rows = b.size * c.seq;
   const Matrix& pos = p.pos.size() ? p.pos : fixed_pos_;
@@ -139,7 +139,7 @@ Forward Model::forward(const Params& p, const Batch& b, bool record) const {
   return f;
 }
 
-Params Model::backward(const Params& p, const Batch& b, const Forward& f) const {
+Params Transformer::backward(const Params& p, const Batch& b, const Forward& f) const {
   const Config& c = config_;
   const int rows = b.size * c.seq;
   const attn::Shape shape = attention_shape(b.size);
