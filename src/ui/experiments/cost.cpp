@@ -57,7 +57,7 @@ Slope fitted_slope(const std::vector<int>& n, const std::vector<double>& ms) {
 
 // A dashed c·n² through the last measured point of `ms`: the slope the lesson predicts.
 PlotSeries quadratic_guide(const char* label, const std::vector<int>& n, const std::vector<double>& ms, int colour) {
-  PlotSeries g{label, {}, {}, PlotSeries::Kind::dashed, colour};
+  PlotSeries g{label, {}, {}, PlotSeries::Style::dashed, colour};
   int last = -1;
   for (std::size_t i = 0; i < n.size(); ++i)
     if (std::isfinite(ms[i])) last = int(i);
@@ -73,13 +73,13 @@ PlotSeries quadratic_guide(const char* label, const std::vector<int>& n, const s
 std::vector<PlotSeries> both(const std::vector<double>& n, const char* reference_label,
                              const std::vector<double>& reference, const char* tiled_label,
                              const std::vector<double>& tiled) {
-  return {{reference_label, n, reference, PlotSeries::Kind::line, 4, true},
-          {tiled_label, n, tiled, PlotSeries::Kind::line, 0, true}};
+  return {{reference_label, n, reference, PlotSeries::Style::line, 4, true},
+          {tiled_label, n, tiled, PlotSeries::Style::line, 0, true}};
 }
 
 // A horizontal dashed line at y over the x range.
 PlotSeries level(const std::string& label, double x0, double x1, double y, int colour) {
-  return {label, {x0, x1}, {y, y}, PlotSeries::Kind::dashed, colour};
+  return {label, {x0, x1}, {y, y}, PlotSeries::Style::dashed, colour};
 }
 
 void controls(const experiments::CostData& d, const lab::State& s, lab::State& next, Ui& ui) {
@@ -197,9 +197,9 @@ void cost(const lab::Lab& lab, lab::State& next, Ui& ui) {
   memory.y_label = "bytes";
   memory.log_y = true;
   std::vector<PlotSeries> held = {
-      {tr("reference: 6 n × n matrices"), mem_n, d.reference_bytes, PlotSeries::Kind::line, 4, true},
-      {tr("one n × n score matrix (4n²)"), mem_n, d.score_bytes, PlotSeries::Kind::line, 1},
-      {tr("tiled scratch"), mem_n, d.tiled_bytes, PlotSeries::Kind::line, 0, true},
+      {tr("reference: 6 n × n matrices"), mem_n, d.reference_bytes, PlotSeries::Style::line, 4, true},
+      {tr("one n × n score matrix (4n²)"), mem_n, d.score_bytes, PlotSeries::Style::line, 1},
+      {tr("tiled scratch"), mem_n, d.tiled_bytes, PlotSeries::Style::line, 0, true},
       level(i18n::format(tr("memory limit: %s"), bytes_text(d.memory_limit).c_str()), mem_n.front(), mem_n.back(),
             d.memory_limit, 7)};
   std::vector<PlotMarker> marks;
