@@ -2,8 +2,9 @@
 
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <nlohmann/json.hpp>
+
+#include "number_text.h"
 
 namespace lab {
 
@@ -31,12 +32,11 @@ std::string percent_encode(const std::string& text) {
   return out;
 }
 
-// Numbers as a person would type them: integers without a decimal point.
+// Numbers as a person would type them: integers without a decimal point (the fragment reads
+// them with strtol), others with the 9 significant digits that keep any float the fragment
+// reads (strtof) and leave a value beyond float's range as itself in the parser's note.
 std::string number_text(double x) {
-  char buf[32];
-  if (std::nearbyint(x) == x && std::fabs(x) < 1e15) std::snprintf(buf, sizeof buf, "%.0f", x);
-  else std::snprintf(buf, sizeof buf, "%.9g", x);
-  return buf;
+  return std::nearbyint(x) == x && std::fabs(x) < 1e15 ? text::fixed(x, 0) : text::significant(x, 9);
 }
 
 // A flat list of numbers or strings as the fragment writes lists: "3,5".

@@ -5,13 +5,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <iterator>
 
 #include "combo.h"
 #include "common.h"
 #include "explain.h"
 #include "i18n.h"
+#include "number_text.h"
 #include "tasks.h"
 #include "theme.h"
 #include "input/item_layout.h"
@@ -55,9 +55,9 @@ std::string compared_setting(const char* key, const train::Config& c) {
   const std::string k = key;
   if (k == "scale") return c.scale == attn::ScaleMode::none ? "scale:sqrt" : "scale:none";
   if (k == "init") return c.init_std == 0.02f ? "init:1" : "init:0.02";
-  char text[32];
-  std::snprintf(text, sizeof text, "lr:%g", double(c.lr >= 0.01f ? c.lr / 10 : c.lr * 10));
-  return text;
+  // Six digits, not the float's shortest text: lr × 10 in float is not always the float
+  // nearest the decimal a person reads ("0.003", not "0.0030000001").
+  return "lr:" + text::significant(c.lr >= 0.01f ? c.lr / 10 : c.lr * 10, 6);
 }
 
 // A setting as the legends name it: "scale none", "init 0.02".
