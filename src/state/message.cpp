@@ -4,6 +4,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "i18n.h"
 #include "number_text.h"
 
 namespace lab {
@@ -74,14 +75,15 @@ json parse_bounded(std::string_view text) {
 DecodedState from_object(const json& state) {
   DecodedState d;
   if (!state.is_object()) {
-    d.notes.push_back("ignored a state that is not an object of keys and values");
+    d.notes.push_back(tr("ignored a state that is not an object of keys and values"));
     return d;
   }
   d.accepted = true;
   for (const auto& [key, value] : state.items()) {
     std::string text;
     if (!value_text(value, text)) {
-      d.notes.push_back("ignored " + key + ": expected a string, number, boolean or a list of numbers");
+      d.notes.push_back(
+          i18n::format(tr("ignored %s: expected a string, number, boolean or a list of numbers"), key.c_str()));
       continue;
     }
     d.fragment += (d.fragment.empty() ? "" : "&") + percent_encode(key) + "=" + percent_encode(text);
@@ -93,14 +95,14 @@ DecodedState from_object(const json& state) {
 
 DecodedState decode_state_object(std::string_view json_text) {
   const json j = parse_bounded(json_text);
-  if (j.is_discarded()) return {false, "", {"ignored a state that is not valid JSON of at most 256 KiB"}};
+  if (j.is_discarded()) return {false, "", {tr("ignored a state that is not valid JSON of at most 256 KiB")}};
   return from_object(j);
 }
 
 DecodedState decode_set_message(std::string_view json_text) {
   const json j = parse_bounded(json_text);
   if (!j.is_object() || !j.contains("type") || j["type"] != "attention-lab:set" || !j.contains("state"))
-    return {false, "", {"ignored a message that is not {type: \"attention-lab:set\", state: {...}}"}};
+    return {false, "", {tr("ignored a message that is not {type: \"attention-lab:set\", state: {...}}")}};
   return from_object(j["state"]);
 }
 
