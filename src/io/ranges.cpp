@@ -12,9 +12,9 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
-#include <cstdio>
 
 #include "contract.h"
+#include "number_text.h"
 
 namespace attn::io {
 
@@ -22,14 +22,8 @@ namespace {
 
 constexpr double kRange = FLT_MAX / 4.0;
 
-std::string number_text(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", x);
-  return text;
-}
-
 std::string past_range(double x) {
-  return " could reach " + number_text(x) + ", past the " + number_text(kRange) +
+  return " could reach " + text::significant(x, 3) + ", past the " + text::significant(kRange, 3) +
          " within which this build computes in float32";
 }
 

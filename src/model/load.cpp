@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "contract.h"
 #include "i18n.h"
+#include "number_text.h"
 
 namespace lab {
 namespace {
@@ -17,12 +17,6 @@ using nlohmann::json;
 using attn::io::RequestError;
 
 [[noreturn]] void fail(const std::string& message) { throw RequestError(message); }
-
-std::string number_text(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", x);
-  return text;
-}
 
 // A tensor's axes as the request gave them: its rank's last axes of (batch, heads, n, d).
 std::vector<int> request_dims(int rank, std::array<int, 4> all) {
@@ -50,8 +44,8 @@ void check_entries(const std::string& field, const std::vector<float>& values, c
   const auto beyond = std::find_if(values.begin(), values.end(),
                                    [](float x) { return std::fabs(x) > Limits::max_value; });
   if (beyond != values.end())
-    fail(field + index_text(std::size_t(beyond - values.begin()), dims) + ": " + number_text(*beyond) +
-         " is outside ±" + number_text(Limits::max_value) + ", the largest entry the walkthrough shows");
+    fail(field + index_text(std::size_t(beyond - values.begin()), dims) + ": " + text::significant(*beyond, 6) +
+         " is outside ±" + text::significant(Limits::max_value, 6) + ", the largest entry the walkthrough shows");
 }
 
 std::vector<std::string> read_tokens(const json& list, const std::string& field, int count, const char* axis) {
@@ -132,7 +126,7 @@ void map_mask(const attn::Mask& m, int head, int batches, State& s) {
       for (int j = 0; j < nk; ++j) {
         const float x = m.at(b, head, i, j);
         if (m.kind == attn::Mask::Kind::additive && x != 0.0f && x != attn::kNegInf)
-          fail("mask: the additive value " + number_text(x) +
+          fail("mask: the additive value " + text::significant(x, 6) +
                " is neither 0 nor -inf, and the walkthrough shows a mask only as removed cells");
         allowed[(std::size_t(b) * nq + i) * nk + j] = m.kind == attn::Mask::Kind::additive ? x == 0.0f : x != 0.0f;
       }
@@ -264,7 +258,7 @@ Loaded load(std::string_view request_json, std::string_view options_json, const 
   else if (scale == attn::scale_for(attn::ScaleMode::inv_dk, shape.dk)) s.scale = attn::ScaleMode::inv_dk;
   else {
     if (std::fabs(scale) > Limits::max_custom_scale)
-      fail("scale: " + number_text(scale) + " is outside ±" + number_text(Limits::max_custom_scale) +
+      fail("scale: " + text::significant(scale, 6) + " is outside ±" + text::significant(Limits::max_custom_scale, 6) +
            ", the walkthrough's limit");
     s.scale = attn::ScaleMode::custom;
     s.custom_scale = scale;

@@ -2,10 +2,11 @@
 
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "choices.h"  // booleans as a link spells them
+#include "i18n.h"
+#include "number_text.h"
 
 namespace lab {
 
@@ -33,12 +34,11 @@ std::string percent_encode(const std::string& text) {
   return out;
 }
 
-// Numbers as a person would type them: integers without a decimal point.
+// Numbers as a person would type them: integers without a decimal point (the fragment reads
+// them with strtol), others with the 9 significant digits that keep any float the fragment
+// reads (strtof) and leave a value beyond float's range as itself in the parser's note.
 std::string number_text(double x) {
-  char buf[32];
-  if (std::nearbyint(x) == x && std::fabs(x) < 1e15) std::snprintf(buf, sizeof buf, "%.0f", x);
-  else std::snprintf(buf, sizeof buf, "%.9g", x);
-  return buf;
+  return std::nearbyint(x) == x && std::fabs(x) < 1e15 ? text::fixed(x, 0) : text::significant(x, 9);
 }
 
 // A flat list of numbers or strings as the fragment writes lists: "3,5".
@@ -76,14 +76,15 @@ json parse_bounded(std::string_view text) {
 DecodedState from_object(const json& state) {
   DecodedState d;
   if (!state.is_object()) {
-    d.notes.push_back("ignored a state that is not an object of keys and values");
+    d.notes.push_back(tr("ignored a state that is not an object of keys and values"));
     return d;
   }
   d.accepted = true;
   for (const auto& [key, value] : state.items()) {
     std::string text;
     if (!value_text(value, text)) {
-      d.notes.push_back("ignored " + key + ": expected a string, number, boolean or a list of numbers");
+      d.notes.push_back(
+          i18n::format(tr("ignored %s: expected a string, number, boolean or a list of numbers"), key.c_str()));
       continue;
     }
     d.fragment += (d.fragment.empty() ? "" : "&") + percent_encode(key) + "=" + percent_encode(text);
@@ -95,14 +96,14 @@ DecodedState from_object(const json& state) {
 
 DecodedState decode_state_object(std::string_view json_text) {
   const json j = parse_bounded(json_text);
-  if (j.is_discarded()) return {false, "", {"ignored a state that is not valid JSON of at most 256 KiB"}};
+  if (j.is_discarded()) return {false, "", {tr("ignored a state that is not valid JSON of at most 256 KiB")}};
   return from_object(j);
 }
 
 DecodedState decode_set_message(std::string_view json_text) {
   const json j = parse_bounded(json_text);
   if (!j.is_object() || !j.contains("type") || j["type"] != "attention-lab:set" || !j.contains("state"))
-    return {false, "", {"ignored a message that is not {type: \"attention-lab:set\", state: {...}}"}};
+    return {false, "", {tr("ignored a message that is not {type: \"attention-lab:set\", state: {...}}")}};
   return from_object(j["state"]);
 }
 

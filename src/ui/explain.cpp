@@ -2,26 +2,28 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+
+#include "number_text.h"
 
 namespace ui {
+namespace {
+
+std::string real_minus(const std::string& s) { return !s.empty() && s[0] == '-' ? "−" + s.substr(1) : s; }
+
+}  // namespace
 
 std::string num(float x) {
   if (std::isinf(x)) return x < 0 ? "−∞" : "∞";
   if (std::isnan(x)) return "NaN";
-  char buf[32];
   const float a = std::fabs(x);
-  if (a != 0 && (a < 1e-3f || a >= 1e5f)) std::snprintf(buf, sizeof buf, "%.3g", double(x));
-  else std::snprintf(buf, sizeof buf, "%.4f", double(x));
+  std::string s = a != 0 && (a < 1e-3f || a >= 1e5f) ? text::significant(x, 3) : text::fixed(x, 4);
   // Trim trailing zeros ("2.5000" -> "2.5") but keep one digit after the point.
-  std::string s = buf;
   if (s.find('.') != std::string::npos && s.find('e') == std::string::npos) {
     while (s.back() == '0') s.pop_back();
     if (s.back() == '.') s.pop_back();
   }
   if (s == "-0") s = "0";
-  if (!s.empty() && s[0] == '-') s = "−" + s.substr(1);  // a real minus sign
-  return s;
+  return real_minus(s);
 }
 
 int chars(const std::string& utf8) {
@@ -31,17 +33,15 @@ int chars(const std::string& utf8) {
 }
 
 std::string num_fit(float x, int max_chars) {
-  std::string text = num(x);
+  std::string shown = num(x);
   // Whole numbers only for |x| ≥ 1: "0" for 0.3 would read as an exact zero.
   const int least = std::fabs(x) >= 1 ? 0 : 1;
-  for (int decimals = 3; decimals >= least && chars(text) > max_chars; --decimals) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, double(x));
-    text = buf;
-    if (text.find_first_not_of("-0.") == std::string::npos && text[0] == '-') text = text.substr(1);  // no "−0.0"
-    if (text[0] == '-') text = "−" + text.substr(1);
+  for (int decimals = 3; decimals >= least && chars(shown) > max_chars; --decimals) {
+    shown = text::fixed(x, decimals);
+    if (shown.find_first_not_of("-0.") == std::string::npos && shown[0] == '-') shown = shown.substr(1);  // no "−0.0"
+    shown = real_minus(shown);
   }
-  return chars(text) <= max_chars ? text : "";
+  return chars(shown) <= max_chars ? shown : "";
 }
 
 std::string dot_terms(const lab::Lab& lab, int i, int j) {

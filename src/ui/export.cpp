@@ -5,7 +5,6 @@
 #include <imgui.h>
 
 #include <cmath>
-#include <cstdio>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +16,7 @@
 #include "explain.h"
 #include "figure.h"
 #include "i18n.h"
+#include "number_text.h"
 #include "theme.h"
 #include "ui.h"
 #include "input/item_layout.h"
@@ -42,9 +42,7 @@ std::vector<std::pair<std::string, std::string>> fragment_pairs(const std::strin
 std::string csv_number(float x) {
   if (std::isnan(x)) return "nan";
   if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", double(x));  // 9 digits: reads back as the same float
-  return buf;
+  return text::significant(x, 9);  // 9 digits: reads back as the same float
 }
 
 std::string html_attribute(const std::string& value) {

@@ -12,6 +12,7 @@
 
 #include "explain.h"
 #include "gl.h"
+#include "heatmap_layout.h"
 #include "theme.h"
 
 // stb_image_write encodes the PNG: a private copy (static functions), because the browser
@@ -101,23 +102,26 @@ void draw_figure(const Figure& figure, std::vector<unsigned char>& rgba, int& wi
   const ImU32 text = ImGui::GetColorU32(ImGui::GetStyleColorVec4(ImGuiCol_Text));
   const ImU32 muted = ImGui::GetColorU32(palette().muted_text);
 
-  // Cells as on screen: square up to the size cap, a long or wide matrix stretched along its
-  // short side up to a third of the plot; whole pixels when a cell has at least two.
+  TextMetrics metrics;
+  metrics.width = [body](const std::string& s) { return text_width(body, s); };
+  metrics.line = line;
+  metrics.digit = text_width(small, "0");
+  metrics.unit = u;
+
+  // Cells by the screen's rule in a square room, but no stretch past the size cap (the figure
+  // has no window to fill); whole pixels when a cell has at least two.
   const float side = kFigurePlotSide * u, cap = spec.max_cell * u;
-  const float square = std::min(cap, side / float(std::max(rows, cols)));
-  float cw = std::max(square, std::min(cap, side / 3 / float(cols)));
-  float ch = std::max(square, std::min(cap, side / 3 / float(rows)));
+  auto [cw, ch] = cell_extent({side, side}, {float(cols), float(rows)}, cap, cap);
   if (cw >= 2) cw = std::floor(cw);
   if (ch >= 2) ch = std::floor(ch);
   const float plot_w = std::max(1.0f, std::round(cw * cols)), plot_h = std::max(1.0f, std::round(ch * rows));
 
   // Labels: every one when they fit, otherwise every k-th; only the drawn ones are measured.
-  const int row_every = std::max(1, int(std::ceil(line / ch)));
+  const int row_every = label_stride(line, ch);
   float label_w = 0;
   for (int r = 0; r < rows; r += row_every) label_w = std::max(label_w, text_width(body, spec.row_label(r)));
-  float widest = text_width(body, spec.col_label(cols - 1));
-  for (int c = 0; c < std::min(cols, 64); ++c) widest = std::max(widest, text_width(body, spec.col_label(c)));
-  const int col_every = std::max(1, int(std::ceil((widest + gap) / cw)));
+  const float widest = widest_label(spec.col_label, 0, cols - 1, metrics);
+  const int col_every = label_stride(widest + gap, cw);
 
   // The legend: "lo [colour bar] hi", and the masked pattern when the matrix has any.
   const bool any_masked = std::any_of(m.data(), m.data() + m.size(), [](float x) { return std::isinf(x); });
@@ -134,7 +138,7 @@ void draw_figure(const Figure& figure, std::vector<unsigned char>& rgba, int& wi
   const float link_y = legend_y + line + std::round(14 * u);
   const float content_w = std::max({plot_x + plot_w + widest / 2 - margin, text_width(heading, figure.title),
                                     text_width(body, figure.axes), plot_x - margin + legend_w});
-  const float char_w = text_width(small, "0");
+  const float char_w = metrics.digit;
   const std::vector<std::string> link = link_lines(figure.link, int(std::max(content_w, 560 * u) / char_w));
   float link_w = 0;
   for (const std::string& l : link) link_w = std::max(link_w, text_width(small, l));
@@ -177,8 +181,8 @@ void draw_figure(const Figure& figure, std::vector<unsigned char>& rgba, int& wi
   list.AddImage(gl_texture(map_image), ImVec2(plot_x, plot_y), ImVec2(plot_x + plot_w, plot_y + plot_h));
   // Values when every number fits its cell (the screen's rule): at most a few thousand strings,
   // since a legible cell is several characters wide.
-  const int max_chars = ch < line ? 0 : int((cw - 4 * u) / char_w);
-  if (max_chars >= 3)
+  const int max_chars = value_chars({cw, ch}, metrics);
+  if (max_chars >= kLeastValueChars)
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c) {
         const std::string value = num_fit(m(r, c), max_chars);

@@ -11,6 +11,7 @@
 #include <imgui.h>
 
 #include "heatmap.h"
+#include "heatmap_layout.h"
 #include "reference.h"
 
 namespace ui {
@@ -45,6 +46,14 @@ class HeatmapView {
   const HeatmapSpec* shown() const { return shown_.values ? &shown_ : nullptr; }
 
  private:
+  struct Placed;
+  static TextMetrics text_metrics();
+  void measure(const HeatmapSpec& spec);
+  void pan_and_zoom(const Placed& at, const HeatmapSpec& spec, bool zoomable, bool hovered);
+  void draw_labels(const Placed& at, const HeatmapSpec& spec, const TextMetrics& text) const;
+  void draw_cells(const Placed& at, const HeatmapSpec& spec, const TextMetrics& text, const HeatmapHit& hit) const;
+  void draw_legend(const Placed& at, const HeatmapSpec& spec, const HeatmapLayoutInput& in, const TextMetrics& text);
+
   HeatmapSpec shown_;
   render::Heatmap map_;
   render::Heatmap legend_;

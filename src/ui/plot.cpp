@@ -106,7 +106,7 @@ void plot(const char* id, const PlotSpec& spec, const std::vector<PlotSeries>& s
   // Bars are centred on their x: half a bar's slot of room at each end keeps the outer ones whole.
   std::size_t bars = 0;
   for (const PlotSeries& s : series)
-    if (s.kind == PlotSeries::Kind::bars) bars = std::max(bars, s.x.size());
+    if (s.style == PlotSeries::Style::bars) bars = std::max(bars, s.x.size());
   if (bars > 1 && !ax.log) {
     const double half = (ax.hi - ax.lo) / double(bars - 1) * 0.5;
     if (std::isnan(spec.x_min)) ax.lo -= half;
@@ -163,14 +163,14 @@ void plot(const char* id, const PlotSpec& spec, const std::vector<PlotSeries>& s
   const float bar_w = [&] {
     std::size_t most = 1;
     for (const PlotSeries& s : series)
-      if (s.kind == PlotSeries::Kind::bars) most = std::max(most, s.x.size());
+      if (s.style == PlotSeries::Style::bars) most = std::max(most, s.x.size());
     return std::max(1.0f, (p1.x - p0.x) / float(most) * 0.8f);
   }();
   for (const PlotSeries& s : series) {
     const ImU32 c = plot_colour(s.colour);
     std::vector<ImVec2> run;  // a stretch of drawable points; a gap ends it
     auto flush = [&] {
-      if (s.kind == PlotSeries::Kind::dashed) {
+      if (s.style == PlotSeries::Style::dashed) {
         // The dash pattern runs along the whole line: with dense points each segment is
         // shorter than a dash, and restarting it per segment would draw a solid line.
         const float dash = 6 * scale;
@@ -197,7 +197,7 @@ void plot(const char* id, const PlotSpec& spec, const std::vector<PlotSeries>& s
         continue;
       }
       const ImVec2 p(ax.to_px(s.x[i]), ay.to_px(s.y[i]));
-      if (s.kind == PlotSeries::Kind::bars) {
+      if (s.style == PlotSeries::Style::bars) {
         draw->AddRectFilled(ImVec2(p.x - bar_w * 0.5f, std::min(p.y, ay.p0)), ImVec2(p.x + bar_w * 0.5f, ay.p0),
                             (c & 0x00ffffff) | (170u << 24));
         continue;
@@ -216,11 +216,11 @@ void plot(const char* id, const PlotSpec& spec, const std::vector<PlotSeries>& s
       const float w = swatch + 4 * scale + ImGui::CalcTextSize(s.label.c_str()).x + gap;
       if (x > top_left.x && x + w > top_left.x + width) x = top_left.x, y += line + 4 * scale;
       const float mid = y + line * 0.5f;
-      if (s.kind == PlotSeries::Kind::bars)
+      if (s.style == PlotSeries::Style::bars)
         draw->AddRectFilled(ImVec2(x, y + line * 0.2f), ImVec2(x + swatch, y + line * 0.8f), plot_colour(s.colour));
       else
         draw->AddLine(ImVec2(x, mid), ImVec2(x + swatch, mid), plot_colour(s.colour),
-                      s.kind == PlotSeries::Kind::dashed ? 1.5f * scale : 2.5f * scale);
+                      s.style == PlotSeries::Style::dashed ? 1.5f * scale : 2.5f * scale);
       draw->AddText(ImVec2(x + swatch + 4 * scale, y), text, s.label.c_str());
       x += w;
     }

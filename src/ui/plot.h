@@ -14,7 +14,7 @@ namespace ui {
 struct PlotSeries {
   std::string label;                // in the legend and the hover readout
   std::vector<double> x, y;         // NaN and ±∞ (and ≤ 0 on a log axis) leave gaps
-  enum class Kind { line, bars, dashed } kind = Kind::line;
+  enum class Style { line, bars, dashed } style = Style::line;  // how the points are drawn
   int colour = 0;                   // index into plot_colour()
   bool points = false;              // a dot at every finite point
 };

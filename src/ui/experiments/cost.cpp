@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "common.h"
 #include "cost.h"
 #include "i18n.h"
+#include "number_text.h"
 #include "plot.h"
 
 namespace ui::views {
@@ -20,15 +20,7 @@ std::string bytes_text(double b) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int u = 0;
   for (; b >= 1024 && u < 4; ++u) b /= 1024;
-  char text[32];
-  std::snprintf(text, sizeof text, b < 10 && u > 0 ? "%.1f %s" : "%.0f %s", b, units[u]);
-  return text;
-}
-
-std::string fixed(double x, int decimals) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*f", decimals, x);
-  return text;
+  return text::fixed(b, b < 10 && u > 0 ? 1 : 0) + " " + units[u];
 }
 
 // The least-squares slope of log time against log n over the three largest sizes measured so
@@ -57,7 +49,7 @@ Slope fitted_slope(const std::vector<int>& n, const std::vector<double>& ms) {
 
 // A dashed c·n² through the last measured point of `ms`: the slope the lesson predicts.
 PlotSeries quadratic_guide(const char* label, const std::vector<int>& n, const std::vector<double>& ms, int colour) {
-  PlotSeries g{label, {}, {}, PlotSeries::Kind::dashed, colour};
+  PlotSeries g{label, {}, {}, PlotSeries::Style::dashed, colour};
   int last = -1;
   for (std::size_t i = 0; i < n.size(); ++i)
     if (std::isfinite(ms[i])) last = int(i);
@@ -73,13 +65,13 @@ PlotSeries quadratic_guide(const char* label, const std::vector<int>& n, const s
 std::vector<PlotSeries> both(const std::vector<double>& n, const char* reference_label,
                              const std::vector<double>& reference, const char* tiled_label,
                              const std::vector<double>& tiled) {
-  return {{reference_label, n, reference, PlotSeries::Kind::line, 4, true},
-          {tiled_label, n, tiled, PlotSeries::Kind::line, 0, true}};
+  return {{reference_label, n, reference, PlotSeries::Style::line, 4, true},
+          {tiled_label, n, tiled, PlotSeries::Style::line, 0, true}};
 }
 
 // A horizontal dashed line at y over the x range.
 PlotSeries level(const std::string& label, double x0, double x1, double y, int colour) {
-  return {label, {x0, x1}, {y, y}, PlotSeries::Kind::dashed, colour};
+  return {label, {x0, x1}, {y, y}, PlotSeries::Style::dashed, colour};
 }
 
 void controls(const experiments::CostData& d, const lab::State& s, lab::State& next, Ui& ui) {
@@ -99,7 +91,7 @@ void controls(const experiments::CostData& d, const lab::State& s, lab::State& n
     if (ImGui::Button(tr("Clear"))) next.run = false;
   }
   if (std::isnan(d.peak_gflops)) return;
-  const std::string bandwidth = std::isnan(d.bandwidth_gbs) ? "…" : fixed(d.bandwidth_gbs, 1);
+  const std::string bandwidth = std::isnan(d.bandwidth_gbs) ? "…" : text::fixed(d.bandwidth_gbs, 1);
   const std::string machine =
       std::isnan(d.balance)
           ? i18n::format(tr("This machine (%s, one thread): %.1f GFLOP/s at most in a multiply-add loop, %s GB/s "
@@ -107,7 +99,7 @@ void controls(const experiments::CostData& d, const lab::State& s, lab::State& n
                          d.simd.c_str(), d.peak_gflops, bandwidth.c_str())
           : i18n::format(tr("This machine (%s, one thread): %.1f GFLOP/s at most in a multiply-add loop, %s GB/s "
                             "copying 32 MiB: its balance is %s FLOPs per byte (below it, a kernel waits on memory)."),
-                         d.simd.c_str(), d.peak_gflops, bandwidth.c_str(), fixed(d.balance, 1).c_str());
+                         d.simd.c_str(), d.peak_gflops, bandwidth.c_str(), text::fixed(d.balance, 1).c_str());
   notice(machine.c_str());
 }
 
@@ -118,16 +110,16 @@ void table(const experiments::CostData& d) {
                         tr("tiled scratch")})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
-  auto ms_text = [](double ms) { return std::isnan(ms) ? std::string("…") : fixed(ms, ms < 10 ? 2 : 0) + " ms"; };
+  auto ms_text = [](double ms) { return std::isnan(ms) ? std::string("…") : text::fixed(ms, ms < 10 ? 2 : 0) + " ms"; };
   for (std::size_t i = 0; i < d.sizes.size(); ++i) {
     ImGui::TableNextRow();
     const std::string cells[] = {
         std::to_string(d.sizes[i]),
-        d.flops[i] < 1e9 ? fixed(d.flops[i] / 1e6, d.flops[i] < 1e7 ? 1 : 0) + " M" : fixed(d.flops[i] / 1e9, 2) + " G",
+        d.flops[i] < 1e9 ? text::fixed(d.flops[i] / 1e6, d.flops[i] < 1e7 ? 1 : 0) + " M" : text::fixed(d.flops[i] / 1e9, 2) + " G",
         d.fits[i] ? ms_text(d.reference_ms[i]) : tr("does not fit"),
         ms_text(d.tiled_ms[i]),
         std::isfinite(d.reference_ms[i] / d.tiled_ms[i])
-            ? i18n::format(tr("×%s faster"), fixed(d.reference_ms[i] / d.tiled_ms[i], 1).c_str())
+            ? i18n::format(tr("×%s faster"), text::fixed(d.reference_ms[i] / d.tiled_ms[i], 1).c_str())
             : "",
         bytes_text(experiments::reference_bytes(d.sizes[i])),
         bytes_text(experiments::tiled_bytes(d.dk)),
@@ -168,9 +160,9 @@ void cost(const lab::Lab& lab, lab::State& next, Ui& ui) {
   if (!std::isnan(rs.value))
     slopes = std::isnan(ts.value)
                  ? i18n::format(tr("Slope fitted from n = %d to %d: reference %s (n² is 2)."), rs.from, rs.to,
-                                fixed(rs.value, 2).c_str())
+                                text::fixed(rs.value, 2).c_str())
                  : i18n::format(tr("Slope fitted from n = %d to %d: reference %s, tiled %s (n² is 2)."), rs.from, rs.to,
-                                fixed(rs.value, 2).c_str(), fixed(ts.value, 2).c_str());
+                                text::fixed(rs.value, 2).c_str(), text::fixed(ts.value, 2).c_str());
   PlotSpec time = spec;
   time.y_label = tr("milliseconds per call");
   time.log_y = true;
@@ -197,9 +189,9 @@ void cost(const lab::Lab& lab, lab::State& next, Ui& ui) {
   memory.y_label = "bytes";
   memory.log_y = true;
   std::vector<PlotSeries> held = {
-      {tr("reference: 6 n × n matrices"), mem_n, d.reference_bytes, PlotSeries::Kind::line, 4, true},
-      {tr("one n × n score matrix (4n²)"), mem_n, d.score_bytes, PlotSeries::Kind::line, 1},
-      {tr("tiled scratch"), mem_n, d.tiled_bytes, PlotSeries::Kind::line, 0, true},
+      {tr("reference: 6 n × n matrices"), mem_n, d.reference_bytes, PlotSeries::Style::line, 4, true},
+      {tr("one n × n score matrix (4n²)"), mem_n, d.score_bytes, PlotSeries::Style::line, 1},
+      {tr("tiled scratch"), mem_n, d.tiled_bytes, PlotSeries::Style::line, 0, true},
       level(i18n::format(tr("memory limit: %s"), bytes_text(d.memory_limit).c_str()), mem_n.front(), mem_n.back(),
             d.memory_limit, 7)};
   std::vector<PlotMarker> marks;

@@ -82,7 +82,7 @@ void gradients(const lab::Lab& lab, lab::State& next, Ui& ui) {
   for (int j = 0; j < d.n; ++j) {
     std::vector<double> y(x.size());
     for (std::size_t r = 0; r < x.size(); ++r) y[r] = d.key_grad_norm(Eigen::Index(r), j);
-    per_key.push_back({"k" + std::to_string(j), x, y, PlotSeries::Kind::line, j});
+    per_key.push_back({"k" + std::to_string(j), x, y, PlotSeries::Style::line, j});
   }
   spec.y_label = "‖dK_j‖";
   plot_card(sweep, "per key", card_height(270, 2), tr("‖dK_j‖: the gradient reaching each key"),
@@ -90,10 +90,10 @@ void gradients(const lab::Lab& lab, lab::State& next, Ui& ui) {
   spec.y_label = tr("value");
   plot_card(sweep, "saturation", card_height(270, 2), tr("Saturation and the signal through the softmax"),
             tr("Mean largest weight (1 = one-hot) beside ‖dS‖, ‖dQ‖ and ‖dK‖."), spec,
-            {{tr("mean largest weight"), x, d.max_weight, PlotSeries::Kind::dashed, 7},
-             {"‖dS‖", x, d.d_scores_norm, PlotSeries::Kind::line, 0, true},
-             {"‖dQ‖", x, d.d_q_norm, PlotSeries::Kind::line, 1},
-             {"‖dK‖", x, d.d_k_norm, PlotSeries::Kind::line, 2}},
+            {{tr("mean largest weight"), x, d.max_weight, PlotSeries::Style::dashed, 7},
+             {"‖dS‖", x, d.d_scores_norm, PlotSeries::Style::line, 0, true},
+             {"‖dQ‖", x, d.d_q_norm, PlotSeries::Style::line, 1},
+             {"‖dK‖", x, d.d_k_norm, PlotSeries::Style::line, 2}},
             here);
 }
 

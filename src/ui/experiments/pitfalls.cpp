@@ -94,7 +94,7 @@ void pitfalls(const lab::Lab& lab, lab::State& next, Ui& ui) {
   spec.y_label = "Σ_{j > i} a_ij";
   spec.y_max = 1;
   plot_card(bottom, "future", card_height(200, 1), tr("Weight each query puts on keys after it (wrong result)"), "", spec,
-            {{tr("weight on the future"), queries, seen, PlotSeries::Kind::bars, 4}});
+            {{tr("weight on the future"), queries, seen, PlotSeries::Style::bars, 4}});
 }
 
 }  // namespace ui::views

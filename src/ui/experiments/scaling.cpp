@@ -22,8 +22,8 @@ void histogram_card(Grid& grid, const char* id, const char* title, const experim
   spec.x_label = x_label;
   spec.y_label = tr("density");
   plot_card(grid, id, height, title, caption, spec,
-            {{tr("measured"), doubles(h.centres), h.density, PlotSeries::Kind::bars, 0},
-             {curve, doubles(h.centres), h.normal_density, PlotSeries::Kind::line, 1}});
+            {{tr("measured"), doubles(h.centres), h.density, PlotSeries::Style::bars, 0},
+             {curve, doubles(h.centres), h.normal_density, PlotSeries::Style::line, 1}});
 }
 
 }  // namespace
@@ -65,7 +65,7 @@ void scaling(const lab::Lab& lab, lab::State& next, Ui&) {
     spec.y_label = tr("weight");
     plot_card(weights, s.name.c_str(), card_height(170, 2), tr(kScaleLabels[m]),
               i18n::format(tr("scale %s; query 0's largest weight %s"), num(s.scale).c_str(), num(top).c_str()), spec,
-              {{tr("query 0's weights"), keys, doubles(s.sample_weights), PlotSeries::Kind::bars, m}});
+              {{tr("query 0's weights"), keys, doubles(s.sample_weights), PlotSeries::Style::bars, m}});
   }
 
   // As d_k grows: entropy and the largest weight, averaged over query rows.
@@ -77,10 +77,10 @@ void scaling(const lab::Lab& lab, lab::State& next, Ui&) {
   spec.log_x = spec.log2_x = true;
   std::vector<PlotSeries> entropy, top;
   for (int m = 0; m < 3; ++m) {
-    entropy.push_back({tr(kScaleLabels[m]), x, d.scales[std::size_t(m)].entropy, PlotSeries::Kind::line, m, true});
-    top.push_back({tr(kScaleLabels[m]), x, d.scales[std::size_t(m)].max_weight, PlotSeries::Kind::line, m, true});
+    entropy.push_back({tr(kScaleLabels[m]), x, d.scales[std::size_t(m)].entropy, PlotSeries::Style::line, m, true});
+    top.push_back({tr(kScaleLabels[m]), x, d.scales[std::size_t(m)].max_weight, PlotSeries::Style::line, m, true});
   }
-  entropy.push_back({tr("uniform (ln keys)"), x, std::vector<double>(x.size(), d.uniform_entropy), PlotSeries::Kind::dashed, 7});
+  entropy.push_back({tr("uniform (ln keys)"), x, std::vector<double>(x.size(), d.uniform_entropy), PlotSeries::Style::dashed, 7});
   spec.y_label = tr("entropy (nats)");
   plot_card(sweep, "entropy", card_height(250, 2), tr("Row entropy as d_k grows"),
             tr("0 nats is one-hot; the dashed line is perfectly uniform."), spec, entropy, here);

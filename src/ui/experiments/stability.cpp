@@ -40,9 +40,9 @@ void stability(const lab::Lab& lab, lab::State&, Ui& ui) {
     const experiments::SoftmaxSeries& s = d.series[i];
     const int colour = s.softmax == attn::Softmax::naive ? 1 + int(s.precision == attn::Precision::float16) * 3
                                                          : 0 + int(s.precision == attn::Precision::float16) * 2;
-    const PlotSeries::Kind kind = s.softmax == attn::Softmax::naive ? PlotSeries::Kind::line : PlotSeries::Kind::dashed;
-    exps.push_back({label_of(s), x, doubles(s.largest_exp), kind, colour});
-    tops.push_back({label_of(s), x, doubles(s.max_weight), kind, colour});
+    const PlotSeries::Style style = s.softmax == attn::Softmax::naive ? PlotSeries::Style::line : PlotSeries::Style::dashed;
+    exps.push_back({label_of(s), x, doubles(s.largest_exp), style, colour});
+    tops.push_back({label_of(s), x, doubles(s.max_weight), style, colour});
   }
   Grid grid(2, 380);
   const float h = card_height(280, 2);

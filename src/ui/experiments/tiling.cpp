@@ -82,14 +82,14 @@ void tiling(const lab::Lab& lab, lab::State& next, Ui& ui) {
   spec.y_label = tr("score");
   spec.y_min = std::min({*std::min_element(tile_max.begin(), tile_max.end()), 0.0});
   plot_card(row, "row max", card_height(240, 1), i18n::format(tr("Query q%d: maxima and rescale per tile"), q), "", spec,
-            {{tr("this tile's max"), tiles, tile_max, PlotSeries::Kind::bars, 7},
-             {tr("running max m"), tiles, running_max, PlotSeries::Kind::line, 0, true},
-             {tr("rescale e^(m − m')"), tiles, rescale, PlotSeries::Kind::line, 1, true}});
+            {{tr("this tile's max"), tiles, tile_max, PlotSeries::Style::bars, 7},
+             {tr("running max m"), tiles, running_max, PlotSeries::Style::line, 0, true},
+             {tr("rescale e^(m − m')"), tiles, rescale, PlotSeries::Style::line, 1, true}});
   spec = PlotSpec();
   spec.x_label = tr("tile");
   spec.y_label = "l";
   plot_card(row, "row sum", card_height(240, 1), i18n::format(tr("Query q%d: running sum l per tile"), q), "", spec,
-            {{tr("running sum l"), tiles, sum, PlotSeries::Kind::line, 2, true}});
+            {{tr("running sum l"), tiles, sum, PlotSeries::Style::line, 2, true}});
 
   // The result against the reference, and the memory of the two approaches.
   Grid result(3, 300);
@@ -129,8 +129,8 @@ void tiling(const lab::Lab& lab, lab::State& next, Ui& ui) {
             tr("The score matrix needs 4n² bytes; the walk holds one K and V tile, the tile's scores and m, l, o: "
                "independent of n."),
             spec,
-            {{tr("n × n float32 scores"), x, d.score_bytes, PlotSeries::Kind::line, 4, true},
-             {i18n::format(tr("tiled working set (tile %d)"), d.tile), x, d.tiled_bytes, PlotSeries::Kind::line, 0, true}},
+            {{tr("n × n float32 scores"), x, d.score_bytes, PlotSeries::Style::line, 4, true},
+             {i18n::format(tr("tiled working set (tile %d)"), d.tile), x, d.tiled_bytes, PlotSeries::Style::line, 0, true}},
             {{double(d.n), "n = " + std::to_string(d.n), 7}});
 }
 

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <iterator>
 #include <vector>
 
@@ -13,6 +12,7 @@
 #include "common.h"
 #include "explain.h"
 #include "i18n.h"
+#include "number_text.h"
 #include "tasks.h"
 #include "theme.h"
 #include "input/item_layout.h"
@@ -38,9 +38,9 @@ std::string compared_setting(const char* key, const train::Config& c) {
   const std::string k = key;
   if (k == "scale") return c.scale == attn::ScaleMode::none ? "scale:sqrt" : "scale:none";
   if (k == "init") return c.init_std == 0.02f ? "init:1" : "init:0.02";
-  char text[32];
-  std::snprintf(text, sizeof text, "lr:%g", double(c.lr >= 0.01f ? c.lr / 10 : c.lr * 10));
-  return text;
+  // Six digits, not the float's shortest text: lr × 10 in float is not always the float
+  // nearest the decimal a person reads ("0.003", not "0.0030000001").
+  return "lr:" + text::significant(c.lr >= 0.01f ? c.lr / 10 : c.lr * 10, 6);
 }
 
 // A setting as the legends name it: "scale none", "init 0.02".
@@ -226,27 +226,27 @@ void curves(const lab::Training& t, const std::string& this_run, const std::stri
   const bool compared = runs.size() > 1;
   // One quantity per plot: with two runs the legend names the runs.
   auto label = [&](const std::string& what, std::size_t r) { return compared ? (r ? other_run : this_run) : what; };
-  auto kind = [](std::size_t r) { return r ? PlotSeries::Kind::dashed : PlotSeries::Kind::line; };
+  auto style = [](std::size_t r) { return r ? PlotSeries::Style::dashed : PlotSeries::Style::line; };
   std::vector<PlotSeries> loss, accuracy, entropy, grad;
   for (std::size_t r = 0; r < runs.size(); ++r) {
     const train::History& h = runs[r]->history();
     const Curves c(runs[r]->steps());
-    loss.push_back({label(tr("loss"), r), c.x, c.of([&](std::size_t i) { return h.loss[i]; }), kind(r), 0});
+    loss.push_back({label(tr("loss"), r), c.x, c.of([&](std::size_t i) { return h.loss[i]; }), style(r), 0});
     accuracy.push_back(
-        {label(tr("accuracy"), r), c.x, c.of([&](std::size_t i) { return h.accuracy[i]; }), kind(r), 2});
+        {label(tr("accuracy"), r), c.x, c.of([&](std::size_t i) { return h.accuracy[i]; }), style(r), 2});
     grad.push_back({label("‖∂L/∂(W_Q, W_K)‖", r), c.x, c.of([&](std::size_t i) { return h.grad_norm_qk[i]; }),
-                    kind(r), 3});
+                    style(r), 3});
     const int heads = runs[r]->config().heads;
     const int count = runs[r]->config().layers * heads;
     for (int k = 0; k < count; ++k) {
       const std::string head = "L" + std::to_string(k / heads + 1) + " H" + std::to_string(k % heads + 1);
       entropy.push_back({compared ? head + ", " + label("", r) : head, c.x, c.of([&](std::size_t i) { return h.entropy[i][std::size_t(k)]; }),
-                         kind(r), k});
+                         style(r), k});
     }
   }
   const double steps = std::max(1, run.steps());
   entropy.push_back({tr("uniform"), {0, steps}, {uniform_entropy(run.config()), uniform_entropy(run.config())},
-                     PlotSeries::Kind::dashed, 7});
+                     PlotSeries::Style::dashed, 7});
 
   Grid grid(4, 200);
   // The title and up to three lines of note: Spanish notes wrap to three in a quarter width.

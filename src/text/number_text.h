@@ -1,0 +1,23 @@
+// Numbers as text, one function per purpose:
+//   shortest()    where the value must survive (links, states): reads back as the same float;
+//   significant() where a reader needs its size, not every digit (error messages);
+//   fixed()       where numbers line up at a number of decimals (tables, readouts).
+// All three write the C locale's ASCII ("-1.5e-07"); the interface's own display (a real
+// minus sign, trimmed zeros) builds on them in ui/explain.h.
+#pragma once
+
+#include <string>
+
+namespace text {
+
+// The shortest decimal text that strtof reads back as exactly x (at most 9 significant
+// digits, printf's %g form): "0.1", "1e-45", "3.4028235e+38".
+std::string shortest(float x);
+
+// x rounded to `digits` significant digits (printf's %.*g): significant(1234.5, 3) = "1.23e+03".
+std::string significant(double x, int digits);
+
+// x rounded to `decimals` digits after the point (printf's %.*f): fixed(2.5, 2) = "2.50".
+std::string fixed(double x, int decimals);
+
+}  // namespace text

@@ -1,0 +1,62 @@
+#include "heatmap_layout.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ui {
+
+Extent cell_extent(Extent room, Extent cells, float cap, float stretch_cap) {
+  const float square = std::max(std::min({room.w / cells.w, room.h / cells.h, cap}), 0.02f);
+  return {std::max(square, std::min(stretch_cap, room.w / 3 / cells.w)),
+          std::max(square, std::min(stretch_cap, room.h / 3 / cells.h))};
+}
+
+int label_stride(float label, float cell) { return std::max(1, int(std::ceil(label / cell))); }
+
+float widest_label(const std::function<std::string(int)>& label, int first, int last, const TextMetrics& text) {
+  float widest = text.width(label(last));
+  for (int c = first; c < std::min(last + 1, first + 64); ++c) widest = std::max(widest, text.width(label(c)));
+  return widest;
+}
+
+int value_chars(Extent cell, const TextMetrics& text) {
+  return cell.h < text.line ? 0 : int((cell.w - 4 * text.unit) / text.digit);
+}
+
+HeatmapLayout heatmap_layout(const HeatmapLayoutInput& in, const TextMetrics& text) {
+  HeatmapLayout l;
+  const float u = text.unit, line = text.line;
+  // Room for every row label: the first ones and the last, the longest index.
+  for (int i = 0; i < std::min(in.rows, 64); ++i) l.label_w = std::max(l.label_w, text.width(in.row_label(i)));
+  l.label_w = std::max(l.label_w, text.width(in.row_label(in.rows - 1)));
+  l.label_w += 8 * u;
+  const float avail_w = in.room.w - l.label_w;
+  // The legend is one line, "lo [colour bar] hi  ▨ masked", or two when that does not fit.
+  l.gap = 6 * u;
+  const float min_bar = 60 * u;
+  const float lo_w = text.width(in.lo), hi_w = text.width(in.hi);
+  const float masked_w = line + l.gap + text.width(in.masked);
+  const float scale_w = lo_w + hi_w + 2 * l.gap + min_bar;
+  l.legend_wraps = in.any_masked && scale_w + 3 * l.gap + masked_w > avail_w;
+  const float legend_h = line * (l.legend_wraps ? 2.8f : 1.6f);
+  l.top = line * 1.4f;
+  const float avail_h = std::max(in.room.h - l.top - legend_h, 24.0f * u);
+  l.cell = cell_extent({avail_w, avail_h}, in.shown, in.max_cell * u, INFINITY);
+  l.plot = {std::floor(l.cell.w * in.shown.w), std::floor(l.cell.h * in.shown.h)};
+
+  // The legend's parts from the plot's left; its line from the plot's top.
+  l.legend_y = l.plot.h + line * 0.45f;
+  l.bar_w = std::clamp(l.plot.w - lo_w - hi_w - 2 * l.gap, min_bar, 160 * u);
+  if (in.any_masked && !l.legend_wraps)
+    l.bar_w = std::max(min_bar, std::min(l.bar_w, avail_w - scale_w + min_bar - 3 * l.gap - masked_w));
+  l.bar_h = line * 0.55f;
+  l.bar_x = lo_w + l.gap;
+  l.hi_x = l.bar_x + l.bar_w + l.gap;
+  l.legend_w = lo_w + hi_w + 2 * l.gap + l.bar_w;
+  l.masked_x = l.legend_wraps ? 0 : l.legend_w + 3 * l.gap;
+  l.masked_y = l.legend_wraps ? l.legend_y + line * 1.25f : l.legend_y;
+  l.size = {l.label_w + std::max(l.plot.w, l.legend_w), l.top + l.plot.h + legend_h};
+  return l;
+}
+
+}  // namespace ui

@@ -1,0 +1,105 @@
+// Numbers as text (src/text/number_text.h), against facts that do not come from the code under
+// test: strtof reading the text back, and every text one digit shorter failing to.
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "number_text.h"
+
+namespace {
+
+float from_bits(std::uint32_t bits) {
+  float x;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+// The significant digits of a %g or %e text: "-0.00125" has 3, "1.5e+07" has 2.
+int significant_digits(const std::string& t) {
+  std::string digits;
+  for (char c : t.substr(0, t.find('e')))
+    if (c >= '0' && c <= '9') digits += c;
+  const auto first = digits.find_first_not_of('0');
+  if (first == std::string::npos) return 1;  // zero
+  digits = digits.substr(first);
+  return int(digits.find_last_not_of('0') + 1);
+}
+
+// Whether some decimal of `digits` significant digits reads back as x: the two nearest to x
+// (the mantissa of x rounded to that many digits, and one unit either side of it) are the
+// only candidates, whichever side of x the float's rounding interval is wider on.
+bool some_text_of_length_reads_back(float x, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*e", digits - 1, double(x));
+  const std::string t = buf;
+  const std::size_t e = t.find('e');
+  std::string mantissa;
+  for (char c : t.substr(0, e))
+    if (c >= '0' && c <= '9') mantissa += c;
+  const long long m = std::atoll(mantissa.c_str());
+  const int exponent = std::atoi(t.c_str() + e + 1) - (digits - 1);
+  for (long long candidate : {m - 1, m, m + 1}) {
+    std::snprintf(buf, sizeof buf, "%s%llde%d", x < 0 ? "-" : "", candidate, exponent);
+    if (std::strtof(buf, nullptr) == x) return true;
+  }
+  return false;
+}
+
+void expect_shortest_round_trip(float x) {
+  const std::string t = text::shortest(x);
+  const float back = std::strtof(t.c_str(), nullptr);
+  ASSERT_EQ(back, x) << t;
+  ASSERT_EQ(std::signbit(back), std::signbit(x)) << t;
+  const int digits = significant_digits(t);
+  ASSERT_LE(digits, 9) << t;
+  if (digits > 1) ASSERT_FALSE(some_text_of_length_reads_back(x, digits - 1)) << t << " is longer than needed";
+}
+
+}  // namespace
+
+TEST(NumberText, ShortestReadsBackAsTheSameFloatAndIsNoLonger) {
+  std::vector<float> xs = {0.0f, -0.0f, 1.0f, -1.0f, 0.1f, 1.0f / 3, FLT_MAX, -FLT_MAX, FLT_MIN, -FLT_MIN,
+                           FLT_TRUE_MIN, -FLT_TRUE_MIN, 16777216.0f, 16777217.0f, 1e-7f, 123456.789f};
+  // Every power of two: there the rounding interval is twice as wide above as below.
+  for (int e = -149; e <= 127; ++e) xs.push_back(std::ldexp(1.0f, e));
+  // Random bit patterns: every exponent equally, so subnormals and huge values too.
+  std::mt19937 rng(24);
+  for (int i = 0; i < 40000; ++i) {
+    const float x = from_bits(std::uint32_t(rng()));
+    if (std::isfinite(x)) xs.push_back(x);
+  }
+  for (int i = 0; i < 2000; ++i) xs.push_back(from_bits(std::uint32_t(rng() % 0x800000)));  // subnormals
+  for (float x : xs) expect_shortest_round_trip(x);
+}
+
+TEST(NumberText, ShortestOfKnownValues) {
+  EXPECT_EQ(text::shortest(0.1f), "0.1");
+  EXPECT_EQ(text::shortest(0.125f), "0.125");
+  EXPECT_EQ(text::shortest(-2.5f), "-2.5");
+  EXPECT_EQ(text::shortest(1.0f / 3), "0.33333334");
+  EXPECT_EQ(text::shortest(FLT_TRUE_MIN), "1e-45");
+  EXPECT_EQ(text::shortest(FLT_MAX), "3.4028235e+38");
+  // 2⁸⁷ = 1.54742504910672534e+26: its nearest 8 digits, 1.5474250e+26, lie outside the
+  // float's interval, which reaches half as far below as above; one unit up, inside it, is.
+  EXPECT_EQ(text::shortest(std::ldexp(1.0f, 87)), "1.5474251e+26");
+  EXPECT_EQ(text::shortest(100.0f), "1e+02");  // %g's form: the fewest digits, not the fewest characters
+}
+
+TEST(NumberText, SignificantAndFixedRoundAsPrintfDocuments) {
+  EXPECT_EQ(text::significant(1234.5, 3), "1.23e+03");
+  EXPECT_EQ(text::significant(0.000123456, 2), "0.00012");
+  EXPECT_EQ(text::significant(3.4028234663852886e38 / 4, 3), "8.51e+37");
+  EXPECT_EQ(text::significant(0.1f, 9), "0.100000001");  // the float's own value, 9 digits
+  EXPECT_EQ(text::fixed(2.5, 2), "2.50");
+  EXPECT_EQ(text::fixed(1.005, 2), "1.00");  // 1.005 is 1.00499999999999989… in binary
+  EXPECT_EQ(text::fixed(-1e15, 0), "-1000000000000000");
+  EXPECT_EQ(text::fixed(FLT_MAX, 0), "340282346638528859811704183484516925440");
+}
