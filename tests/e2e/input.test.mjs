@@ -50,7 +50,8 @@ test('the wheel scrolls the way it turns, about 100 CSS pixels a notch, in every
   t.after(async () => { await close(); await server.close(); });
   const { page, errors } = await openLab(context, server.url, 'view=gradients');
   const label = await lowItem(page, 0.6);
-  await page.mouse.move(640, 600);
+  const [x, y] = centre(await findItem(page, { label }));  // the wheel turns over the panel
+  await page.mouse.move(x, y);
   const y0 = await yOf(page, label);
 
   await page.mouse.wheel(0, 100);  // one notch towards the reader: the content moves up
@@ -65,8 +66,8 @@ test('the wheel scrolls the way it turns, about 100 CSS pixels a notch, in every
   assert.ok(y0 - y2 > 70 && y0 - y2 < 130, `20 × 5 px of trackpad moved it ${y0 - y2} px`);
 
   // Firefox's lines (deltaMode 1; Chromium sends pixels only, so this one is a DOM event).
-  const wheelLines = (lines) => page.evaluate((lines) => document.getElementById('canvas').dispatchEvent(
-    new WheelEvent('wheel', { deltaY: lines, deltaMode: 1, clientX: 640, clientY: 600, bubbles: true, cancelable: true })), lines);
+  const wheelLines = (lines) => page.evaluate(({ lines, x, y }) => document.getElementById('canvas').dispatchEvent(
+    new WheelEvent('wheel', { deltaY: lines, deltaMode: 1, clientX: x, clientY: y, bubbles: true, cancelable: true })), { lines, x, y });
   await wheelLines(-3);
   assert.ok(Math.abs(await yOf(page, label) - (y2 + 100)) < 2, 'three lines up scroll as far as 100 pixels');
   await wheelLines(-30);
