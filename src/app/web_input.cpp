@@ -223,7 +223,7 @@ void attach(GLFWwindow* window) {
     double x = 0, y = 0;
     glfwGetCursorPos(w, &x, &y);
     const bool down = action == GLFW_PRESS;
-    g.queue.push_back({{float(x), float(y)}, down, down ? EM_ASM_INT({ return Module.labClickCount || 1; }) : 0, false});
+    g.queue.push_back({{float(x), float(y)}, down, down ? EM_ASM_INT({ return Module.labClickCount | 0; }) : 0, false});
   });
   // Emscripten's GLFW hands the DOM's wheel deltas on unchanged (pixels or lines, down
   // positive) and turns touches into a mouse; its listeners give way to these.
@@ -239,8 +239,9 @@ void attach(GLFWwindow* window) {
     // scrolling) says so in the console when cancelled.
     var cancel = function (e) { if (e.cancelable) e.preventDefault(); };
     for (var type of ['touchstart', 'touchmove', 'touchend']) canvas.addEventListener(type, cancel, {passive: false});
-    // A press's count of clicks (the event's detail), before GLFW's listener on the canvas
-    // reports the press: the window's capture listeners come first.
+    // A press's count of clicks (the event's detail; 0 where a browser gives none: ImGui
+    // counts), before GLFW's listener on the canvas reports the press: the window's capture
+    // listeners come first.
     window.addEventListener('mousedown', function (e) { if (e.target === canvas) Module.labClickCount = e.detail; }, true);
   });
   emscripten_set_wheel_callback("#canvas", nullptr, EM_TRUE, on_wheel);
