@@ -32,18 +32,23 @@ ImVec2 on_canvas(Point screen) { return ImVec2(screen.x - g_screen_to_canvas.x, 
 constexpr Point kNowhere{-FLT_MAX, -FLT_MAX};
 ImVec2 to_imgui(Point p) { return ImVec2(p.x, p.y); }
 
-// The mouse ImGui sees while a finger leads it: one state a frame.
+// The left button as ImGui sees it, one state a frame, from a finger or the mouse: a press
+// and its release between two frames would otherwise reach ImGui as one state or none.
 struct MouseState {
   Point p;
   bool down = false;
-  bool twice = false;  // this press is a double-click
+  // Of a press: how many clicks in a row it makes (2: a double-click), as the browser or the
+  // touch recognizer counted them from the events' own times; 0: ImGui counts. ImGui 1.86
+  // counts by its frames' clock, so on a busy page it misses double-clicks.
+  int clicks = 0;
+  bool touch = false;  // a finger's (its place leads the mouse until the real mouse moves)
 };
 
 struct State {
   std::deque<MouseState> queue;
   MouseState shown;            // the last state applied, held until the real mouse moves
   bool touch_leads = false;    // the last pointer input was a touch
-  bool force_double = false;   // set for the frame of a double tap's second press
+  int clicks = 0;              // the count of this frame's press (MouseState::clicks)
   std::deque<int> keys;        // GLFW keys the on-screen keyboard taps, one a frame
   int key_down = -1;           // the key held during this frame
   bool keyboard_open = false;  // the hidden text field has focus
@@ -78,8 +83,8 @@ class Target final : public ui::input::TouchTarget {
   // The mouse ImGui sees, at `p` on the canvas. Moves while the button stays as it was replace
   // the last queued one: a drag is drawn at the frame rate, not once per touch event.
   void press(Point p, bool down) {
-    if (!g.queue.empty() && g.queue.back().down == down && !g.queue.back().twice) g.queue.back().p = p;
-    else g.queue.push_back({p, down, false});
+    if (!g.queue.empty() && g.queue.back().touch && g.queue.back().down == down && g.queue.back().clicks == 0) g.queue.back().p = p;
+    else g.queue.push_back({p, down, 0, true});
     wake();
   }
   void overscroll(Point delta) override {
@@ -140,9 +145,9 @@ bool numeric(const ui::input::Item* item) { return !item || item->kind != ui::in
 
 void Target::tap(Point screen, bool twice) {
   const Point p = to_point(on_canvas(screen));
-  g.queue.push_back({p, false, false});  // a frame of hover first: ImGui presses what it hovers
-  g.queue.push_back({p, true, twice});
-  g.queue.push_back({p, false, false});
+  g.queue.push_back({p, false, 0, true});  // a frame of hover first: ImGui presses what it hovers
+  g.queue.push_back({p, true, twice ? 2 : 1, true});
+  g.queue.push_back({p, false, 0, true});
   // A field that a tap activates (a double tap, for a draggable value) opens the keyboard
   // now, inside the touch's own event: phones open it only for a person's gesture.
   const ui::input::Item* item = ui::input::item_at(to_imgui(p));
@@ -209,6 +214,17 @@ void attach(GLFWwindow* window) {
     g.touch_leads = false;
     wake();
   });
+  // The left button joins the queue (ImGui's backend chains to this callback, but its own
+  // state of the button is replaced in before_new_frame). The cursor is where this press or
+  // release happened: GLFW set it from the same event.
+  glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int button, int action, int) {
+    wake();
+    if (button != GLFW_MOUSE_BUTTON_LEFT) return;
+    double x = 0, y = 0;
+    glfwGetCursorPos(w, &x, &y);
+    const bool down = action == GLFW_PRESS;
+    g.queue.push_back({{float(x), float(y)}, down, down ? EM_ASM_INT({ return Module.labClickCount | 0; }) : 0, false});
+  });
   // Emscripten's GLFW hands the DOM's wheel deltas on unchanged (pixels or lines, down
   // positive) and turns touches into a mouse; its listeners give way to these.
   EM_ASM({
@@ -223,6 +239,10 @@ void attach(GLFWwindow* window) {
     // scrolling) says so in the console when cancelled.
     var cancel = function (e) { if (e.cancelable) e.preventDefault(); };
     for (var type of ['touchstart', 'touchmove', 'touchend']) canvas.addEventListener(type, cancel, {passive: false});
+    // A press's count of clicks (the event's detail; 0 where a browser gives none: ImGui
+    // counts), before GLFW's listener on the canvas reports the press: the window's capture
+    // listeners come first.
+    window.addEventListener('mousedown', function (e) { if (e.target === canvas) Module.labClickCount = e.detail; }, true);
   });
   emscripten_set_wheel_callback("#canvas", nullptr, EM_TRUE, on_wheel);
   emscripten_set_touchstart_callback("#canvas", nullptr, EM_TRUE, on_touch<&ui::input::Touch::start>);
@@ -233,17 +253,17 @@ void attach(GLFWwindow* window) {
 
 void before_new_frame() {
   ImGuiIO& io = ImGui::GetIO();
+  bool queued = false;
   if (!g.queue.empty()) {
     g.shown = g.queue.front();
     g.queue.pop_front();
-    g.force_double = g.shown.twice;
-    g.touch_leads = true;
+    g.clicks = g.shown.down ? g.shown.clicks : 0;
+    if (g.shown.touch) g.touch_leads = true;
+    queued = true;
     wake();  // the rest of the queue, a frame each
   }
-  if (g.touch_leads) {
-    io.MousePos = to_imgui(g.shown.p);
-    io.MouseDown[0] = g.shown.down;
-  }
+  if (g.touch_leads || queued) io.MousePos = to_imgui(g.shown.p);
+  io.MouseDown[0] = g.shown.down;
   if (g.key_down >= 0) io.KeysDown[g.key_down] = false;
   g.key_down = -1;
   if (!g.keys.empty()) {
@@ -254,9 +274,16 @@ void before_new_frame() {
   }
 }
 
+// ImGui's widgets read a double-click from MouseClickedCount (a DragFloat's text field opens
+// on a count of 2), which NewFrame has just computed by its own clock; MouseDoubleClicked is
+// only derived from it, so setting that alone changes nothing.
 void after_new_frame() {
-  if (g.force_double) ImGui::GetIO().MouseDoubleClicked[0] = true;
-  g.force_double = false;
+  ImGuiIO& io = ImGui::GetIO();
+  if (g.clicks > 0 && io.MouseClicked[0]) {
+    io.MouseClickedCount[0] = io.MouseClickedLastCount[0] = ImU16(g.clicks);
+    io.MouseDoubleClicked[0] = g.clicks == 2;
+  }
+  g.clicks = 0;
 }
 
 void after_frame() {

@@ -1,20 +1,22 @@
-// The browser's wheel, touch and on-screen keyboard, for an interface that Dear ImGui 1.86 and
-// Emscripten's GLFW know only as a mouse and a physical keyboard (issue 21). The rules live in
-// src/ui/input/ (wheel.h, touch.h, scroll.h); this is their platform side. Natively every
-// function here does nothing: GLFW's wheel and mouse reach ImGui as they always have.
+// The browser's wheel, touch, mouse button and on-screen keyboard, for an interface that Dear
+// ImGui 1.86 and Emscripten's GLFW know only as a mouse and a physical keyboard (issues 21 and
+// 24). The rules live in src/ui/input/ (wheel.h, touch.h, scroll.h); this is their platform
+// side. Natively every function here does nothing: GLFW's wheel and mouse reach ImGui as they
+// always have.
 #pragma once
 
 struct GLFWwindow;
 
 namespace web_input {
 
-// Takes the canvas's wheel and touch events from Emscripten's GLFW.
+// Takes the canvas's wheel and touch events and its left mouse button from Emscripten's GLFW.
 void attach(GLFWwindow* window);
-// Between the backend's and ImGui's NewFrame: the mouse a touch moves and presses (one state a
-// frame, so a tap's press and release are two frames ImGui sees), and keys the on-screen
-// keyboard taps.
+// Between the backend's and ImGui's NewFrame: the mouse a touch moves and presses, and the
+// mouse's left button (one state a frame, so a press and its release are two frames ImGui
+// sees however slowly it draws), and keys the on-screen keyboard taps.
 void before_new_frame();
-// After ImGui's NewFrame: a double tap is a double-click whatever the frames' timing.
+// After ImGui's NewFrame: a press counts the clicks the browser or the touch recognizer
+// counted (a double-click, a double tap), whatever the frames' timing.
 void after_new_frame();
 // After the frame: opens the on-screen keyboard while an ImGui text field is active after a
 // touch, and closes it when the field is done.

@@ -4,7 +4,7 @@
 // at n = 2048; prefers-reduced-motion slows Play; theme=auto follows prefers-color-scheme live.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { frames, labSession, openLab } from './harness.mjs';
+import { frames, labSession, openLab, until } from './harness.mjs';
 
 const session = labSession();
 
@@ -14,6 +14,9 @@ async function press(page, ...keys) {
   for (const key of keys) await page.keyboard.press(key);
   await frames(page);
 }
+
+// Frames until the screen-reader table shows step `n` of 5 (the app fills it as it draws).
+const tableAt = (page, n) => until(page, (n) => document.getElementById('stage-table').caption?.textContent.startsWith(`Step ${n} of 5,`), n);
 
 // The screen-reader table as { caption, columns, rows, cells }.
 const readTable = page => page.evaluate(() => {
@@ -49,6 +52,17 @@ async function pixel(page, x, y) {
     g.drawImage(image, 0, 0);
     return [...g.getImageData(0, 0, 1, 1).data.slice(0, 3)];
   }, png.toString('base64'));
+}
+
+// The pixel once each of its channels passes `test`, or as it is after 60 frames (the app
+// reads the colour scheme as it draws).
+async function pixelOnceIt(page, x, y, test) {
+  let colour = await pixel(page, x, y);
+  for (let i = 0; i < 60 && !colour.every(test); ++i) {
+    await frames(page, 1);
+    colour = await pixel(page, x, y);
+  }
+  return colour;
 }
 
 test('keyboard: steps, query rows, Play, then the cells of the heatmap', async () => {
@@ -91,11 +105,11 @@ test('screen readers: the table mirrors the current step\'s numbers', async () =
   assertShown(table.cells, trace.weights, 'weights');
 
   await page.evaluate(() => window.attentionLab.setState({ step: 'mask', seed: 3, preset: 'random' }));
-  await page.waitForTimeout(200);
+  await tableAt(page, 3);
   table = await readTable(page);
   assertShown(table.cells, (await page.evaluate(() => window.attentionLab.trace())).scores, 'masked scores');
   await page.evaluate(() => window.attentionLab.setState({ step: 'output' }));
-  await page.waitForTimeout(200);
+  await tableAt(page, 5);
   table = await readTable(page);
   assert.match(table.columns[0], /^d0$/);
   assertShown(table.cells, (await page.evaluate(() => window.attentionLab.trace())).output, 'output');
@@ -106,15 +120,22 @@ test('screen readers: the table mirrors the current step\'s numbers', async () =
 
 test('prefers-reduced-motion: Play advances more slowly', async () => {
   const { page, errors } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2&step=scores');
+  // Play's pace is the clock's (header.cpp): how long until its first step, by the clock.
+  const firstStep = async () => {
+    const start = Date.now();
+    await press(page, 'Space');
+    await until(page, () => window.attentionLab.getState().step !== 'scores');
+    const ms = Date.now() - start;
+    await press(page, 'Space');  // pause
+    return ms;
+  };
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  await press(page, 'Space');
-  await page.waitForTimeout(2500);
-  assert.equal((await state(page)).step, 'scores', 'no step within 2.5 s under reduced motion');
-  await press(page, 'Space');  // pause
+  const reduced = await firstStep();
+  assert.ok(reduced >= 2500, `no step within 2.5 s under reduced motion (${reduced} ms)`);
+  await page.evaluate(() => window.attentionLab.setState({ step: 'scores' }));
   await page.emulateMedia({ reducedMotion: 'no-preference' });
-  await press(page, 'Space');
-  await page.waitForTimeout(2500);
-  assert.notEqual((await state(page)).step, 'scores', 'a step within 2.5 s otherwise');
+  const normal = await firstStep();
+  assert.ok(normal < 2500, `a step within 2.5 s otherwise (${normal} ms)`);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -139,11 +160,9 @@ test('screen readers: at n = 2048 the table holds the selected row and a bounded
 test('theme=auto follows prefers-color-scheme live and stays auto in the state', async () => {
   const { page, errors } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2&theme=auto');
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.waitForTimeout(300);
-  const dark = await pixel(page, 3, 3);
+  const dark = await pixelOnceIt(page, 3, 3, (c) => c < 80);
   await page.emulateMedia({ colorScheme: 'light' });
-  await page.waitForTimeout(300);
-  const light = await pixel(page, 3, 3);
+  const light = await pixelOnceIt(page, 3, 3, (c) => c > 200);
   assert.ok(dark.every(c => c < 80), `dark background ${dark}`);
   assert.ok(light.every(c => c > 200), `light background ${light}`);
   assert.equal((await state(page)).theme, 'auto');

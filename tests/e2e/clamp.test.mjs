@@ -5,7 +5,7 @@
 // the value given is not.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { labSession, openLab } from './harness.mjs';
+import { frames, labSession, openLab } from './harness.mjs';
 
 const session = labSession();
 
@@ -60,7 +60,7 @@ for (const c of CASES) {
       assert.match(await notesOf(page), new RegExp(`^${c.key}=${further} .*${c.key}=${used} is used`, 'm'));
       assert.equal((await page.evaluate(() => window.attentionLab.getState()))[c.key], used);
     }
-    await page.waitForTimeout(100);  // a few frames of the view drawn
+    await frames(page, 6);  // a few frames of the view drawn
     assert.deepEqual(errors, []);
     await page.close();
   });

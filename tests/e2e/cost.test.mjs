@@ -5,7 +5,7 @@
 // sizes (a log–log slope near 2), checked loosely.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { countDrawnFrames, labSession, openLab } from './harness.mjs';
+import { countDrawnFrames, frames, labSession, openLab } from './harness.mjs';
 
 const session = labSession();
 const value = x => (x === 'nan' ? NaN : x === 'inf' ? Infinity : x === '-inf' ? -Infinity : x);
@@ -18,18 +18,19 @@ const median = v => {
 const experiment = page => page.evaluate(() => window.attentionLab.experiment());
 const drawn = page => page.evaluate(() => window.__drawnFrames.drawn);
 
-// Polls until the measurement is done, checking on the way that the page keeps drawing.
+// Polls until the measurement is done, checking on the way that the page keeps drawing: the
+// frames it draws in 60 animation frames (a second at 60 Hz).
 async function measured(page) {
   let d = await experiment(page), framesWhileRunning = 0;
-  for (let polls = 0; d.status !== 'done'; ++polls) {
+  for (const deadline = Date.now() + 600000; d.status !== 'done';) {
     assert.equal(d.status, 'running');
-    assert.ok(polls < 600, 'the measurement ends within ten minutes');
+    assert.ok(Date.now() < deadline, 'the measurement ends within ten minutes');
     const before = await drawn(page);
-    await page.waitForTimeout(1000);
+    await frames(page, 60);
     framesWhileRunning = Math.max(framesWhileRunning, (await drawn(page)) - before);
     d = await experiment(page);
   }
-  assert.ok(framesWhileRunning >= 5, `the page draws while measuring (${framesWhileRunning} frames in a second)`);
+  assert.ok(framesWhileRunning >= 5, `the page draws while measuring (${framesWhileRunning} frames in 60)`);
   return d;
 }
 
@@ -90,10 +91,11 @@ test('run=1 measures every size; the reference grows as n², memory and FLOPs fo
   assert.ok(referenceSlope > 1.6 && referenceSlope < 2.4, `reference slope ${referenceSlope}`);
   assert.ok(tiledSlope > 1.5 && tiledSlope < 2.5, `tiled slope ${tiledSlope}`);
 
-  // Done: the page goes idle.
-  await page.waitForTimeout(500);
+  // Done: the page goes idle (after the frames that show the result), 120 animation frames
+  // (two seconds at 60 Hz) drawing nothing.
+  await frames(page, 30);
   const before = await drawn(page);
-  await page.waitForTimeout(2000);
+  await frames(page, 120);
   assert.ok((await drawn(page)) - before <= 3, 'no drawing once the measurement is done');
   assert.match(await page.evaluate(() => location.hash), /run=1/);
   assert.deepEqual(errors, []);

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
-import { webDir, startServer, launchBrowser } from './harness.mjs';
+import { frames, webDir, startServer, launchBrowser } from './harness.mjs';
 
 test('two instances embedded from another origin', async (t) => {
   const site = await startServer(webDir);
@@ -70,7 +70,7 @@ test('two instances embedded from another origin', async (t) => {
   // Keyboard: tab from the host's link into the first instance, then → moves a step.
   await page.focus('#before');
   await page.keyboard.press('Tab');
-  await page.waitForTimeout(300);
+  await frames(page);
   const stepped = page.evaluate(() => new Promise((resolve) => {
     document.getElementById('a').addEventListener('change', (e) => resolve(e.detail), { once: true });
   }));

@@ -3,7 +3,7 @@
 // checked against computations done here, independently, in float64.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { labSession, openLab } from './harness.mjs';
+import { frames, labSession, openLab, until } from './harness.mjs';
 
 const VIEWS = ['scaling', 'gradients', 'pitfalls', 'stability', 'tiling', 'heads'];
 
@@ -33,7 +33,7 @@ const session = labSession();
 async function experimentAt(fragment, check) {
   const { page, errors } = await openLab(session.browser.context, session.server.url, fragment);
   const data = await page.evaluate(() => window.attentionLab.experiment());
-  await page.waitForTimeout(200);  // a few frames of the view drawn
+  await frames(page, 10);  // a few frames of the view drawn
   assert.deepEqual(errors, [], `console errors at #${fragment}`);
   await check(data, page);
   await page.close();
@@ -48,7 +48,7 @@ test('every view opens through setState, with its data and the view in the URL',
     assert.equal(data.view, view);
     assert.equal(data.error, undefined, `${view}: ${data.error}`);
     assert.equal(await page.evaluate(() => window.attentionLab.getState().view), view);
-    await page.waitForTimeout(150);
+    await until(page, (view) => location.hash.includes(`view=${view}`), view);
     assert.match(await page.evaluate(() => location.hash), new RegExp(`view=${view}`));
   }
   assert.deepEqual(errors, []);
@@ -235,7 +235,7 @@ test('bad view parameters give a note; the rest still applies', async () => {
   await page.evaluate(() => window.attentionLab.setState({ view: 'tiling', n: 200 }));
   assert.equal((await page.evaluate(() => window.attentionLab.experiment())).error, undefined);
   assert.match(await page.evaluate(() => document.getElementById('notes').textContent), /^n=200 .*so n=\d+ is used/m);
-  await page.waitForTimeout(150);
+  await frames(page, 10);
   assert.deepEqual(errors, []);
   await page.close();
 });

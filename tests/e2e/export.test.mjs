@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
-import { labSession, openLab } from './harness.mjs';
+import { labSession, openLab, until } from './harness.mjs';
 
 const STATE = { preset: 'causal-3x2', step: 'softmax', query: 1, seed: 4, theme: 'dark', scale: 'none' };
 
@@ -119,8 +119,9 @@ test('Copy embed code puts the line on the clipboard and says so', async () => {
   await session.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: session.server.url });
   const { page, errors } = await openWith(STATE);
   await page.evaluate(() => window.attentionLab.copyEmbedCode());
-  await page.waitForFunction(async () => (await navigator.clipboard.readText()) === window.attentionLab.embedCode(), null,
-                             { timeout: 5000 });
+  // (Not waitForFunction: it takes the promise an async predicate returns for true at once.)
+  await until(page, async () => (await navigator.clipboard.readText()) === window.attentionLab.embedCode(), undefined,
+              { timeout: 5000 });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -3,7 +3,7 @@
 // after which the trace is what float64 computes here from the new matrices.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { frames, labSession, openLab } from './harness.mjs';
+import { findItem, frames, labSession, openLab } from './harness.mjs';
 
 const session = labSession();
 
@@ -30,15 +30,21 @@ function assertScores(trace, q, k, scale) {
   }));
 }
 
-// Both states below lay the panel out alike (4 keys, query 0 = [1, 0.5], largest coordinate
-// 1.2): at 1280 × 800 the plot's origin is at (1049, 571), 110 px per unit.
-const origin = [1049, 571], unit = 110.4;
-const at = ([x, y]) => [origin[0] + x * unit, origin[1] - y * unit];
+// Where the point (x, y) is drawn: the plot is a square (its layout() item "geometry") centred
+// on the origin, whose edges are at ± 1.2 × the largest coordinate drawn (its axes' label
+// says "edges ±…"); 1.2 in both states below.
+const LARGEST = 1.2;
+async function pointAt(page) {
+  const plot = await findItem(page, { kind: 'plot', label: 'geometry' });
+  const unit = plot.w / 2 / (1.2 * LARGEST);
+  return ([x, y]) => [plot.x + plot.w / 2 + x * unit, plot.y + plot.h / 2 - y * unit];
+}
 
 test('dragging a key arrow edits that row of K, and the scores follow', async () => {
   const before = { q: '1,0.5,-0.5,1', k: '1.2,0.8,-0.4,0.9,-1,-0.6,0.3,-1.1' };
   const { page, errors } = await openLab(session.browser.context, session.server.url,
     `attn=cross&nq=2&nk=4&dk=2&dv=2&causal=0&step=scores&query=0&q=${before.q}&k=${before.k}`);
+  const at = await pointAt(page);
   await drag(page, at([-0.4, 0.9]), at([1, 1]));  // k1's tip to (1, 1)
   const state = await page.evaluate(() => window.attentionLab.getState());
   assert.equal(state.q, before.q, 'Q is unchanged');
@@ -54,6 +60,7 @@ test('without projections, Q = K = V = X: dragging an arrow edits that row of al
   const x = '1,0.5,-0.5,1,1.2,0.8,-1,-0.6';
   const { page, errors } = await openLab(session.browser.context, session.server.url,
     `attn=self&proj=0&n=4&dk=2&causal=0&step=scores&query=0&q=${x}`);
+  const at = await pointAt(page);
   await drag(page, at([-0.5, 1]), at([0.5, -1]));  // row 1's tip to (0.5, −1)
   const state = await page.evaluate(() => window.attentionLab.getState());
   const q = rows(state.q, 2), old = rows(x, 2);

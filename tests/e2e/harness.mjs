@@ -79,18 +79,25 @@ export const frames = (page, count = 4) => page.evaluate((count) => new Promise(
   requestAnimationFrame(tick);
 }), count);
 
-// `count` clicks at [x, y] on the canvas, some frames apart: the app reads the mouse once a
-// frame, so two quicker clicks would reach ImGui as one. Fixed times, not frames (frames(): a
-// double-click spaced by single frames did not always open a cell's text field).
+// `count` clicks at [x, y] on the canvas (2: a double-click), as a person's: the browser
+// counts them (each press's `detail`), and the app hands ImGui every press and release in a
+// frame of its own with that count (src/app/web_input.cpp), so ImGui sees each click and the
+// double-click however slowly the page draws. Then the frames that take: one a state, and one
+// more for what they did to be drawn.
 export async function click(page, [x, y], count = 1) {
-  await page.mouse.move(x, y);
-  await page.waitForTimeout(100);
-  for (let i = 0; i < count; i++) {
-    await page.mouse.down();
-    await page.waitForTimeout(60);
-    await page.mouse.up();
-    await page.waitForTimeout(60);
-  }
+  await page.mouse.click(x, y, { clickCount: count });
+  await frames(page, 2 * count + 2);
+}
+
+// A key or a chord ('Control+Shift+z') pressed for a few frames, as a person holds a key:
+// Dear ImGui 1.86 reads whether a key is down once a frame, so a press and release sent
+// between two frames (on a busy machine) would never reach it.
+export async function press(page, chord) {
+  const keys = chord.split('+');
+  for (const key of keys) await page.keyboard.down(key);
+  await frames(page, 2);
+  for (const key of keys.reverse()) await page.keyboard.up(key);
+  await frames(page, 2);
 }
 
 // For page.addInitScript / context.addInitScript: counts the frames the page draws, i.e. the

@@ -3,49 +3,56 @@
 // back in view. Frames are counted, not timed (harness.mjs's countDrawnFrames).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { countDrawnFrames, labSession, openLab } from './harness.mjs';
+import { countDrawnFrames, frames, labSession, openLab, until } from './harness.mjs';
 
 const session = labSession();
 let counting;  // the context's pages count their frames from the first test on
 const countFrames = () => (counting ??= session.browser.context.addInitScript(countDrawnFrames));
-const IDLE_MS = 3000;
+// Idleness is counted in animation frames, the chances the page has to draw (180: three
+// seconds at 60 Hz), so that a slow machine gives it as many.
+const IDLE_FRAMES = 180;
 const MAX_IDLE_FRAMES = 3;
+const SETTLE_FRAMES = 30;  // the frames that finish drawing what came before
+const PLAY_FRAMES = 150;  // 2.5 s at 60 Hz
 
 const drawn = frame => frame.evaluate(() => window.__drawnFrames.drawn);
 
-async function framesDuring(frame, ms) {
-  const before = await drawn(frame);
-  await new Promise(resolve => setTimeout(resolve, ms));
-  return (await drawn(frame)) - before;
+// The frames the page draws during `count` animation frames.
+async function framesDuring(page, count) {
+  const before = await drawn(page);
+  await frames(page, count);
+  return (await drawn(page)) - before;
 }
 
 test('an idle page draws nothing; an input or a change draws again', async () => {
   await countFrames();
   const { page, errors } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2&step=softmax');
-  await page.waitForTimeout(500);
-  const idle = await framesDuring(page, IDLE_MS);
-  assert.ok(idle <= MAX_IDLE_FRAMES, `${idle} frames drawn in ${IDLE_MS / 1000} s of idleness`);
+  await frames(page, SETTLE_FRAMES);
+  const idle = await framesDuring(page, IDLE_FRAMES);
+  assert.ok(idle <= MAX_IDLE_FRAMES, `${idle} frames drawn in ${IDLE_FRAMES} animation frames of idleness`);
 
+  const canvas = await page.evaluate(() => JSON.parse(JSON.stringify(document.getElementById('canvas').getBoundingClientRect())));
   let before = await drawn(page);
-  await page.mouse.move(420, 320);
-  await page.waitForTimeout(300);
+  await page.mouse.move(canvas.x + canvas.width / 3, canvas.y + canvas.height / 3);
+  await frames(page);
   assert.ok(await drawn(page) > before, 'a mouse move draws');
 
   before = await drawn(page);
   await page.evaluate(() => window.attentionLab.setState({ step: 'mask' }));
-  await page.waitForTimeout(300);
+  await frames(page);
   assert.ok(await drawn(page) > before, 'a change draws');
-  await page.waitForTimeout(500);
-  const settled = await framesDuring(page, IDLE_MS);
-  assert.ok(settled <= MAX_IDLE_FRAMES, `${settled} frames drawn in ${IDLE_MS / 1000} s after the change`);
+  await frames(page, SETTLE_FRAMES);
+  const settled = await framesDuring(page, IDLE_FRAMES);
+  assert.ok(settled <= MAX_IDLE_FRAMES, `${settled} frames drawn in ${IDLE_FRAMES} animation frames after the change`);
 
   // Play animates: every frame is drawn while it runs.
   before = await drawn(page);
   await page.evaluate(() => window.attentionLab.setState({ step: 'scores' }));
   await page.keyboard.press('Space');
-  await page.waitForTimeout(2500);
+  await frames(page, PLAY_FRAMES);
   const playing = await drawn(page) - before;
-  assert.ok(playing > 10, `Play keeps drawing (${playing} frames in 2.5 s)`);
+  assert.ok(playing > 10, `Play keeps drawing (${playing} frames drawn in ${PLAY_FRAMES} animation frames)`);
+  await until(page, () => window.attentionLab.getState().step !== 'scores');  // its first step: 1.6 s
   assert.notEqual((await page.evaluate(() => window.attentionLab.getState())).step, 'scores', 'Play steps on');
   assert.deepEqual(errors, []);
   await page.close();
@@ -57,13 +64,13 @@ test('an embedded instance out of view draws nothing until it is scrolled into v
   await page.goto(session.server.url + 'examples/lesson.html');
   await page.waitForFunction(() => [...document.querySelectorAll('attention-lab')].every(e => e.ready), null,
                              { timeout: 60000 });
-  const frames = page.frames().filter(f => f.url().includes('index.html'));
-  assert.equal(frames.length, await page.evaluate(() => document.querySelectorAll('attention-lab').length));
-  await page.waitForTimeout(500);
-  const before = await Promise.all(frames.map(drawn));
-  await page.waitForTimeout(IDLE_MS);
-  const idle = (await Promise.all(frames.map(drawn))).reduce((sum, n, i) => sum + n - before[i], 0);
-  assert.ok(idle <= MAX_IDLE_FRAMES, `${idle} frames drawn by ${frames.length} instances in ${IDLE_MS / 1000} s of idleness`);
+  const instances = page.frames().filter(f => f.url().includes('index.html'));
+  assert.equal(instances.length, await page.evaluate(() => document.querySelectorAll('attention-lab').length));
+  await frames(page, SETTLE_FRAMES);
+  const before = await Promise.all(instances.map(drawn));
+  await frames(page, IDLE_FRAMES);
+  const idle = (await Promise.all(instances.map(drawn))).reduce((sum, n, i) => sum + n - before[i], 0);
+  assert.ok(idle <= MAX_IDLE_FRAMES, `${idle} frames drawn by ${instances.length} instances in ${IDLE_FRAMES} animation frames of idleness`);
 
   // The last instance is below the fold: a change reaches its state but draws nothing there.
   const last = page.locator('attention-lab').last();
@@ -71,10 +78,10 @@ test('an embedded instance out of view draws nothing until it is scrolled into v
   const start = await drawn(hidden);
   await last.evaluate(el => el.setState({ step: 'mask' }));
   await page.waitForFunction(() => [...document.querySelectorAll('attention-lab')].at(-1).state.step === 'mask');
-  await page.waitForTimeout(500);
+  await frames(page, SETTLE_FRAMES);
   assert.equal(await drawn(hidden), start, 'an instance out of view draws nothing');
   await last.scrollIntoViewIfNeeded();
-  await page.waitForTimeout(500);
+  await until(hidden, (start) => window.__drawnFrames.drawn > start, start);
   assert.ok(await drawn(hidden) > start, 'scrolled into view, it draws the change');
   await page.close();
 });

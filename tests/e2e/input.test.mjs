@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
-import { webDir, startServer, launchBrowser, openLab, frames, layout, findItem, centre, until, touchTap, swipe, pinch }
-  from './harness.mjs';
+import { webDir, startServer, launchBrowser, openLab, frames, layout, findItem, centre, until, touchTap, swipe, pinch, click,
+         press } from './harness.mjs';
 
 const shots = process.env.ATTN_SCREENSHOT_DIR;  // set to keep the phone and tablet screenshots
 
@@ -50,7 +50,8 @@ test('the wheel scrolls the way it turns, about 100 CSS pixels a notch, in every
   t.after(async () => { await close(); await server.close(); });
   const { page, errors } = await openLab(context, server.url, 'view=gradients');
   const label = await lowItem(page, 0.6);
-  await page.mouse.move(640, 600);
+  const [x, y] = centre(await findItem(page, { label }));  // the wheel turns over the panel
+  await page.mouse.move(x, y);
   const y0 = await yOf(page, label);
 
   await page.mouse.wheel(0, 100);  // one notch towards the reader: the content moves up
@@ -65,8 +66,8 @@ test('the wheel scrolls the way it turns, about 100 CSS pixels a notch, in every
   assert.ok(y0 - y2 > 70 && y0 - y2 < 130, `20 × 5 px of trackpad moved it ${y0 - y2} px`);
 
   // Firefox's lines (deltaMode 1; Chromium sends pixels only, so this one is a DOM event).
-  const wheelLines = (lines) => page.evaluate((lines) => document.getElementById('canvas').dispatchEvent(
-    new WheelEvent('wheel', { deltaY: lines, deltaMode: 1, clientX: 640, clientY: 600, bubbles: true, cancelable: true })), lines);
+  const wheelLines = (lines) => page.evaluate(({ lines, x, y }) => document.getElementById('canvas').dispatchEvent(
+    new WheelEvent('wheel', { deltaY: lines, deltaMode: 1, clientX: x, clientY: y, bubbles: true, cancelable: true })), { lines, x, y });
   await wheelLines(-3);
   assert.ok(Math.abs(await yOf(page, label) - (y2 + 100)) < 2, 'three lines up scroll as far as 100 pixels');
   await wheelLines(-30);
@@ -90,6 +91,29 @@ test('Ctrl+wheel zooms the heatmap under the pointer, not the page', async (t) =
   assert.ok(!before.equals(await page.screenshot({ clip })), 'the heatmap shows fewer, larger cells');
   assert.equal(await page.evaluate(() => window.visualViewport.scale), 1, 'the page itself is not zoomed');
   assert.equal((await findItem(page, { kind: 'heatmap', label: map.label })).y, map.y, 'nothing scrolled');
+});
+
+test('a double-click opens a value for typing however slowly the page draws', async (t) => {
+  const server = await startServer();
+  const { context, close } = await launchBrowser();
+  t.after(async () => { await close(); await server.close(); });
+  const { page, errors } = await openLab(context, server.url, 'attn=cross&nq=3&nk=4&dk=2&dv=3&seed=7&causal=0&step=output');
+  const cell = centre(await findItem(page, { kind: 'drag', label: 'Q[0,0]' }));
+  // Every frame takes longer than ImGui's own double-click time (0.3 s), so ImGui's clock
+  // alone would count two single clicks: the browser's count has to reach it.
+  await page.evaluate(() => {
+    const raf = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (callback) => raf((time) => {
+      for (const end = performance.now() + 350; performance.now() < end;);
+      callback(time);
+    });
+  });
+  await click(page, cell, 2);
+  await press(page, 'Control+a');
+  await page.keyboard.type('7');
+  await press(page, 'Enter');
+  await until(page, () => Number(window.attentionLab.getState().q?.split(',')[0]) === 7);
+  assert.deepEqual(errors, []);
 });
 
 for (const device of [{ name: 'tablet', width: 1024, height: 768, scale: 1 }, { name: 'phone', width: 390, height: 844, scale: 2 }]) {

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
-import { click, labSession, openLab, launchBrowser, startServer } from './harness.mjs';
+import { centre, click, findItem, labSession, openLab, launchBrowser, startServer } from './harness.mjs';
 
 const session = labSession();
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -75,14 +75,14 @@ test('switching the language redraws the words, keeps the state, and survives a 
   await page.close();
 });
 
-// The header's language button in the 1280 × 800 layout ("Español" beside About).
-const LANGUAGE_BUTTON = [1165, 25];
+// The header's language button: it names the other language.
+const LANGUAGE_BUTTON = { kind: 'button', label: 'Español' };
 
 test('the language button: the link\'s notes on screen follow it', async () => {
   const { page, errors } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2&lang=en&n=abc');
   const english = (await page_words(page)).notes;
   assert.ok(english.includes('ignored n=abc: expected a size from 1 to 2048'), english);
-  await click(page, LANGUAGE_BUTTON);
+  await click(page, centre(await findItem(page, LANGUAGE_BUTTON)));
   await page.waitForFunction(() => document.documentElement.lang === 'es');
   const spanish = (await page_words(page)).notes;
   const expected = es('ignored %s=%s: expected %s').replace('%s=%s', 'n=abc')

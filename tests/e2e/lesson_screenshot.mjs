@@ -1,7 +1,7 @@
 // Screenshots of embedded instances for the README: the example lesson scrolled to its first
 // instance, and a compact instance in a narrow column.
 //   node tests/e2e/lesson_screenshot.mjs docs/screenshots/embed-lesson.png docs/screenshots/embed-compact.png
-import { startServer, launchBrowser } from './harness.mjs';
+import { frames, startServer, launchBrowser } from './harness.mjs';
 
 const [lessonOut, compactOut] = process.argv.slice(2);
 if (!lessonOut || !compactOut) {
@@ -17,7 +17,7 @@ try {
   await page.goto(server.url + 'examples/lesson.html');
   await readyAll(page);
   await page.evaluate(() => document.querySelector('attention-lab').scrollIntoView({ block: 'center' }));
-  await page.waitForTimeout(500);
+  await frames(page, 10);
   await page.screenshot({ path: lessonOut });
 
   // A 24rem column, as a sidebar or a phone would give.
@@ -26,7 +26,7 @@ try {
     <p>Causal attention, compact:</p>
     <attention-lab preset="causal-3x2" step="softmax" query="2" ui="compact" theme="light" height="640"></attention-lab></div>`);
   await readyAll(page);
-  await page.waitForTimeout(500);
+  await frames(page, 10);
   await page.screenshot({ path: compactOut, clip: { x: 0, y: 0, width: 440, height: 740 } });
 } finally {
   await close();

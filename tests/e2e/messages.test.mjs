@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
-import { launchBrowser, startServer } from './harness.mjs';
+import { frames, launchBrowser, startServer, until } from './harness.mjs';
 
 const servers = {};
 let browser;
@@ -65,7 +65,14 @@ test("a third party's frame in the lesson can neither set an instance's state no
   const plain = page.frames().find((f) => f.url().includes('step=mask'));
   await plain.waitForFunction(() => window.attentionLab, null, { timeout: 60000 });
   await plain.evaluate(() => window.attentionLab.ready);
-  await page.waitForTimeout(1500);  // thirty rounds of the third party's messages
+  // Thirty rounds of the third party's messages, counted as the lesson page receives them
+  // (by their state's `evil`), and the frames that would apply a state they set.
+  await page.evaluate(() => {
+    window.thirdPartyRounds = 0;
+    addEventListener('message', (e) => { if (e.data?.state?.evil) window.thirdPartyRounds += 1; });
+  });
+  await until(page, () => window.thirdPartyRounds >= 30);
+  await frames(plain);
 
   assert.equal((await stateOf(plain)).step, 'mask', 'the plain iframe ignored the third party');
   const el = await page.evaluate(() => document.getElementById('el').state);

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { click, frames, launchBrowser } from './harness.mjs';
+import { centre, click, findItem, frames, launchBrowser } from './harness.mjs';
 import { assertClose, attention } from './reference.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -112,9 +112,6 @@ test('a notebook executed in a fresh venv shows labs with the references\' weigh
   await page.close();
 });
 
-// The heads' card in save_html()'s standalone page, 1280 × 800: head 2's map, in the card
-// beside the five stages, opens head 2 in the walkthrough.
-const HEAD_2_MAP = [755, 652];
 
 test('save_html() writes one page that works from a file, whose heads\' card opens the head clicked', async () => {
   const file = path.join(work, 'heads.html'), data = path.join(work, 'heads.json');
@@ -133,7 +130,8 @@ json.dump({"q": q.tolist(), "k": k.tolist(), "v": v.tolist()}, open(sys.argv[2],
   await page.evaluate(() => { document.getElementById('load-message').hidden = true; });
   await frames(page);
   assert.equal((await page.evaluate(() => window.attentionLab.getState())).head, '0');
-  await click(page, HEAD_2_MAP);
+  // The heads' card, beside the five stages: head 2's map opens head 2 in the walkthrough.
+  await click(page, centre(await findItem(page, { kind: 'heatmap', label: 'head 2' })));
   await frames(page);
   const shown = await page.evaluate(() => ({ head: window.attentionLab.getState().head, weights: window.attentionLab.trace().weights }));
   assert.equal(shown.head, '2', 'a click on head 2\'s map shows head 2');

@@ -3,7 +3,7 @@
 // ignores, never show NaN, log no errors, and keep its WebAssembly heap bounded.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { labSession, openLab } from './harness.mjs';
+import { frames, labSession, openLab, until } from './harness.mjs';
 
 // A generous bound on heap growth across the soak, after a warm-up that fills the caches
 // (font atlas, textures): a leak of even one small allocation per change would exceed it.
@@ -28,7 +28,7 @@ test('garbage links are ignored with a visible note and the page keeps working',
     const trace = await page.evaluate(() => window.attentionLab.trace());
     assert.ok(!hasNaN(trace), `no NaN after #${fragment.slice(0, 40)}`);
     await page.keyboard.press('ArrowRight');  // still responding to input
-    await page.waitForTimeout(50);
+    await frames(page, 2);
     assert.deepEqual(errors, [], fragment.slice(0, 40));
     await page.close();
   }
@@ -37,16 +37,24 @@ test('garbage links are ignored with a visible note and the page keeps working',
 test('hostile messages change nothing and break nothing', async () => {
   const { page, errors } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2&step=mask');
   const before = await page.evaluate(() => window.attentionLab.getState());
-  await page.evaluate(() => {
+  const sent = await page.evaluate(() => {
+    // Counted as they arrive, after the page's own listener has handled each.
+    window.messagesSeen = 0;
+    addEventListener('message', () => { window.messagesSeen += 1; });
     const cyclic = {}; cyclic.self = cyclic;
+    let count = 0;
     for (const bad of [null, 42, 'attention-lab:set', [], { type: 'attention-lab:set' },
                        { type: 'attention-lab:set', state: 'step=output' }, { type: 'attention-lab:set', state: [1] },
                        { type: 'attention-lab:set', state: { a: { b: { c: { d: 1 } } } } }, { type: 'evil', state: { step: 'output' } },
                        { type: 'attention-lab:set', state: cyclic }, { type: 'attention-lab:set', state: { n: 1e308, dk: '-1e9' } },
-                       { type: 'attention-lab:set', state: { ['x'.repeat(300000)]: 1 } }])
+                       { type: 'attention-lab:set', state: { ['x'.repeat(300000)]: 1 } }]) {
       window.postMessage(bad, '*');
+      count += 1;
+    }
+    return count;
   });
-  await page.waitForTimeout(300);
+  await until(page, (sent) => window.messagesSeen === sent, sent);
+  await frames(page);  // and the frames that would apply a state they set
   const after = await page.evaluate(() => window.attentionLab.getState());
   assert.deepEqual(after, before);
   await page.evaluate(() => window.postMessage({ type: 'attention-lab:set', state: { step: 'output' } }, '*'));

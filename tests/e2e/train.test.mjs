@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
-import { labSession, openLab } from './harness.mjs';
+import { frames, labSession, openLab } from './harness.mjs';
 
 const session = labSession();
 const experiment = page => page.evaluate(() => window.attentionLab.experiment());
@@ -37,10 +37,11 @@ const timeFrames = context => context.addInitScript(() => {
 async function frameMs(page, wiggle = false) {
   await page.evaluate(() => { window.frameMs = []; });
   const enough = () => page.evaluate(() => window.frameMs.length >= 40);
+  const { width, height } = page.viewportSize();
   for (let i = 0, deadline = Date.now() + 60000; !(await enough()); ++i) {
     assert.ok(Date.now() < deadline, 'no frames drawn');
-    if (wiggle) await page.mouse.move(600 + (i % 2) * 40, 500);
-    await page.waitForTimeout(30);
+    if (wiggle) await page.mouse.move(width / 2 + (i % 2) * 40, height * 0.6);
+    await frames(page, 2);
   }
   const ms = (await page.evaluate(() => window.frameMs.slice(10, 40))).sort((a, b) => a - b);
   return { median: ms[15], max: ms[29] };

@@ -4,7 +4,7 @@
 // (src/model/lab.cpp: splitmix64 over (seed << 32 | salt) · FNV prime, 31 steps of 0.1).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { click, labSession, openLab } from './harness.mjs';
+import { centre, click, findItem, frames, labSession, openLab, press } from './harness.mjs';
 
 const session = labSession();
 
@@ -113,25 +113,32 @@ test('self-attention with projections keeps typed X and W through a new n, d_k a
   await page.close();
 });
 
-// Positions in the 1280 × 800 layout of CROSS (the inputs panel on the left, the header's buttons).
-const CELL_Q00 = [58, 734], CELL_Q01 = [120, 734], NQ_PLUS = [126, 251], UNDO = [716, 25], REDO = [778, 25];
-const settle = (page) => page.waitForTimeout(200);  // a few frames: keys and clicks are read in the next frame
+// The controls of CROSS by their labels: Q's cells in the inputs panel, the + beside n_q,
+// the header's Undo and Redo.
+const at = async (page, query) => centre(await findItem(page, query));
+const CELL_Q00 = { kind: 'drag', label: 'Q[0,0]' }, CELL_Q01 = { kind: 'drag', label: 'Q[0,1]' };
+const UNDO = { kind: 'button', label: 'Undo' }, REDO = { kind: 'button', label: 'Redo' };
+async function nqPlus(page) {
+  const nq = await findItem(page, { kind: 'input', label: 'n_q queries' });
+  return centre(await findItem(page, { kind: 'button', label: '+', near: { x: nq.x, y: nq.y } }));
+}
+const settle = (page) => frames(page);  // keys and clicks are read in the next frame
 const snapshot = async (page) => ({ state: await state(page), trace: await trace(page) });
 
 test('the inputs panel\'s edits undo and redo with Ctrl+Z, Ctrl+Shift+Z and the buttons, exactly', async () => {
   const { page, errors } = await openLab(session.browser.context, session.server.url, CROSS);
   const s0 = await snapshot(page);
   // Type 7 into Q's first cell.
-  await click(page, CELL_Q00, 2);
+  await click(page, await at(page, CELL_Q00), 2);
   await settle(page);
-  await page.keyboard.press('Control+a');
+  await press(page, 'Control+a');
   await page.keyboard.type('7');
-  await page.keyboard.press('Enter');
+  await press(page, 'Enter');
   await settle(page);
   const s1 = await snapshot(page);
   assert.equal(numbers(s1.state.q)[0], 7, 'the typed value');
   // One more query with the + button: the typed rows stay, the new one is the seed's.
-  await click(page, NQ_PLUS);
+  await click(page, await nqPlus(page));
   await settle(page);
   const s2 = await snapshot(page);
   assert.equal(s2.state.nq, '4');
@@ -156,18 +163,18 @@ test('the inputs panel\'s edits undo and redo with Ctrl+Z, Ctrl+Shift+Z and the 
   await settle(page);
   assert.deepEqual(await snapshot(page), s3, 'Ctrl+Shift+Z again: where the first Ctrl+Z was pressed');
 
-  await click(page, UNDO);
+  await click(page, await at(page, UNDO));
   await settle(page);
   assert.deepEqual(await snapshot(page), s1, 'the Undo button');
-  await click(page, REDO);
+  await click(page, await at(page, REDO));
   await settle(page);
   assert.deepEqual(await snapshot(page), s3, 'the Redo button');
 
   // Inside a text field Ctrl+Z is the field's own: the state is not undone.
-  await click(page, CELL_Q01, 2);
+  await click(page, await at(page, CELL_Q01), 2);
   await settle(page);
   await page.keyboard.press('Control+z');
-  await page.keyboard.press('Escape');
+  await press(page, 'Escape');
   await settle(page);
   assert.deepEqual(await snapshot(page), s3, 'Ctrl+Z while typing leaves the history alone');
   assert.deepEqual(errors, []);
@@ -179,7 +186,7 @@ test('changes through the page API undo too, and a new edit drops what was undon
   const s0 = await snapshot(page);
   await set(page, { seed: 3 });
   const s1 = await snapshot(page);
-  await click(page, UNDO);
+  await click(page, await at(page, UNDO));
   await settle(page);
   assert.deepEqual(await snapshot(page), s0);
   await set(page, { dk: 3 });

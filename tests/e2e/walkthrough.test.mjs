@@ -2,7 +2,7 @@
 // page API of docs/embed.md and through real keyboard and mouse input.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { labSession, openLab } from './harness.mjs';
+import { centre, click, findItem, frames, labSession, openLab, until } from './harness.mjs';
 
 const PRESETS = ['causal-3x2', 'saturation', 'random', 'cross', 'padding'];
 
@@ -38,7 +38,7 @@ test('the page becomes ready with WebGL2 and no console errors', async () => {
   assert.ok(webgl2, 'the canvas has a WebGL2 context');
   const hidden = await page.evaluate(() => document.getElementById('status').hidden);
   assert.ok(hidden, 'the loading indicator is gone');
-  await page.waitForTimeout(300);
+  await frames(page, 10);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -82,7 +82,7 @@ test('every preset loads, computes, and its rows of weights sum to 1', async () 
   }
   // The compare view draws the weights under three scales without trouble.
   await page.evaluate(() => window.attentionLab.setState({ preset: 'saturation', view: 'compare' }));
-  await page.waitForTimeout(300);
+  await frames(page, 10);
   assert.equal((await page.evaluate(() => window.attentionLab.getState())).view, 'compare');
   assert.deepEqual(errors, []);
   await page.close();
@@ -94,7 +94,7 @@ test('the URL fragment follows the state and reproduces it', async () => {
   await page.exposeFunction('recordChange', s => changes.push(s));
   await page.evaluate(() => window.attentionLab.on('change', s => window.recordChange(s)));
   await page.evaluate(() => window.attentionLab.setState({ step: 'mask', query: 3, causal: 'br', theme: 'dark', seed: 5 }));
-  await page.waitForTimeout(100);
+  await until(page, () => /step=mask/.test(location.hash));
   const hash = await page.evaluate(() => location.hash);
   assert.match(hash, /step=mask/);
   assert.match(hash, /query=3/);
@@ -112,27 +112,31 @@ test('the URL fragment follows the state and reproduces it', async () => {
 test('keyboard: → and ← step through the stages, ↓ selects the next query', async () => {
   const { page } = await openLab(session.browser.context, session.server.url, 'preset=random&step=scores&query=0');
   await page.keyboard.press('ArrowRight');
-  await page.waitForTimeout(150);
+  await frames(page);
   assert.equal((await page.evaluate(() => window.attentionLab.getState())).step, 'scale');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowDown');
-  await page.waitForTimeout(150);
+  await frames(page);
   const state = await page.evaluate(() => window.attentionLab.getState());
   assert.equal(state.step, 'scale');
   assert.equal(state.query, '1');
   await page.close();
 });
 
+// The centre of cell (row, col) of the heatmap titled `title` (3 × 3 in causal-3x2: its
+// layout() rectangle is the grid of cells).
+async function cell(page, title, row, col, n = 3) {
+  const map = await findItem(page, { kind: 'heatmap', label: title });
+  return [map.x + (col + 0.5) * map.w / n, map.y + (row + 0.5) * map.h / n];
+}
+
 test('mouse: clicking Next and clicking a heatmap cell', async () => {
   const { page } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2&step=softmax&query=2');
-  // "Next →" in the header (1280 × 800 layout).
-  await page.mouse.click(217, 59);
-  await page.waitForTimeout(150);
+  await click(page, centre(await findItem(page, { kind: 'button', label: 'Next →' })));
   assert.equal((await page.evaluate(() => window.attentionLab.getState())).step, 'output');
   // Row q0, column k0 of stage 1: selects query 0 and that stage.
-  await page.mouse.click(353, 168);
-  await page.waitForTimeout(150);
+  await click(page, await cell(page, 'S = QKᵀ', 0, 0));
   const state = await page.evaluate(() => window.attentionLab.getState());
   assert.equal(state.query, '0');
   assert.equal(state.step, 'scores');
@@ -141,10 +145,8 @@ test('mouse: clicking Next and clicking a heatmap cell', async () => {
 
 test('mouse: painting a cell of the mask removes that key', async () => {
   const { page } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2&step=mask&query=2');
-  await page.mouse.click(41, 549);  // "paint: click cells of stage 3"
-  await page.waitForTimeout(150);
-  await page.mouse.click(353, 473);  // stage 3, row q2, column k0
-  await page.waitForTimeout(150);
+  await click(page, centre(await findItem(page, { kind: 'checkbox', label: 'paint: click cells of stage 3' })));
+  await click(page, await cell(page, '+ mask', 2, 0));
   assert.equal((await page.evaluate(() => window.attentionLab.getState())).block, '2:0');
   const trace = await page.evaluate(() => window.attentionLab.trace());
   // Row 2 now attends keys 1 and 2 only: softmax of their scaled scores.
