@@ -50,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const differential::Problem problem = differential::decode(data, size);
   const attn::Shape& s = problem.shape;
   const attn::Options& opt = problem.options;
-  const std::vector<float>&q = problem.q, &k = problem.k, &v = problem.v;
+  const std::vector<float>& q = problem.q, &k = problem.k, &v = problem.v;
   if (std::getenv("ATTN_FUZZ_DESCRIBE")) problem.describe();  // what a corpus file or reproducer holds
 
   const attn::Inputs inputs{s, q.data(), k.data(), v.data()};

@@ -24,10 +24,10 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 struct SizeClass {
   int nq_min, nq_max, nk_max, dk_max, dv_max;
 };
-//                                        n_q       n_k  d_k  d_v
-constexpr SizeClass kRegisterBlocks{1,   9,   40,  40,  40};  // 12 inputs in 16: 2 row blocks, 5 column blocks
-constexpr SizeClass kKeyTiles{1,         12,  256, 96,  48};  // 3 in 16: up to 4 key tiles of 64, every tile width
-constexpr SizeClass kQueryBlocks{505,    600, 72,  12,  12};  // 1 in 16: a block just short, full, full and more
+// The input's first field picks one:           n_q from, to; n_k, d_k, d_v up to
+constexpr SizeClass kRegisterBlocks{1, 9, 40, 40, 40};   // 12 in 16: 2 row blocks, 5 column blocks, and tails
+constexpr SizeClass kKeyTiles{1, 12, 256, 96, 48};       //  3 in 16: 4 key tiles of 64 (6 of 40 at d_k = 96)
+constexpr SizeClass kQueryBlocks{505, 600, 72, 12, 12};  //  1 in 16: a query block just short, full, full and more
 
 const SizeClass& size_class(FuzzedDataProvider& in) {
   const int pick = in.ConsumeIntegralInRange(0, 15);
