@@ -418,7 +418,9 @@ constexpr Views used_by(V... views) {
 }
 
 // One key of a link: the one place that says how it reads, how it writes, and what it changes.
-// The table's order is the order links write the keys in.
+// The table's order is the order links write the keys in. A new key is its State field, its
+// row here, its line in docs/embed.md (tests/unit/docs_test.cpp) and its case in
+// tests/unit/state_test.cpp (EveryKeyRoundTripsThroughALink).
 struct Key {
   const char* name;
   // Reads a value into the state: "" or the note saying why it was ignored. nullptr: a key
@@ -657,17 +659,14 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
 }
 
 // A value of a link that the state could not hold as given, and what the note says of it; the
-// value used instead is the final state's (`used`, or the key's value in its complete link).
+// value used instead is the final state's (`used`, or the key's value as a link writes it).
 struct Changed {
   std::string key, given, why, used;
 };
 
 std::string used_value(const State& s, const std::string& key) {
-  const std::string wanted = (key == "n" ? "nq" : key) + "=";
-  const std::string link = to_fragment(s, true);  // split() returns views into it
-  for (std::string_view item : split(link, '&'))
-    if (item.substr(0, wanted.size()) == wanted) return std::string(item.substr(wanted.size()));
-  return "";
+  const Key* k = find_key(key);
+  return k ? k->text(s) : "";
 }
 
 // An experiment view's parameters that are each in range but not together: the nearest valid
