@@ -429,7 +429,7 @@ struct Key {
   std::string (*text)(const State&);  // the value as a link writes it
   bool (*write)(const State& s, const State& base, bool complete);  // whether a link writes it
   void (*keep)(State& to, const State& from);  // copies the fields the key sets
-  bool computes;       // whether it changes the walkthrough's numbers (Lab computes again)
+  bool computes;       // whether Lab computes again when it changes (its numbers, or what is made from them)
   Views views = 0;     // the experiment views whose data it changes
   std::vector<float> State::*matrix = nullptr;  // a typed matrix's field
 };
@@ -553,12 +553,14 @@ const Key kKeys[] = {
      name_text<&S::view>, changed<&S::view>, keep<&S::view>, false},
     {"theme", [](S& s, R& r) { return read_name(r, s.theme, N_("light, dark or auto")); }, name_text<&S::theme>,
      changed<&S::theme>, keep<&S::theme>, false},
+    // The language and the mode count as computing: what the screen derives from a computation
+    // (the screen reader's table of the shown step, practice's question) is made again with it.
     {"lang", [](S& s, R& r) { return read_name(r, s.lang, N_("en, es or auto")); }, name_text<&S::lang>,
-     changed<&S::lang>, keep<&S::lang>, false},
+     changed<&S::lang>, keep<&S::lang>, true},
     {"ui", [](S& s, R& r) { return read_name(r, s.density, N_("full or compact")); }, name_text<&S::density>,
      changed<&S::density>, keep<&S::density>, false},
     {"mode", [](S& s, R& r) { return read_name(r, s.mode, N_("explore or practice")); }, name_text<&S::mode>,
-     changed<&S::mode>, keep<&S::mode>, false},
+     changed<&S::mode>, keep<&S::mode>, true},
     {"mult",
      [](S& s, R& r) {
        float mult = 0;
