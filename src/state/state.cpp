@@ -418,7 +418,9 @@ constexpr Views used_by(V... views) {
 }
 
 // One key of a link: the one place that says how it reads, how it writes, and what it changes.
-// The table's order is the order links write the keys in.
+// The table's order is the order links write the keys in. A new key is its State field, its
+// row here, its line in docs/embed.md (tests/unit/docs_test.cpp) and its case in
+// tests/unit/state_test.cpp (EveryKeyRoundTripsThroughALink).
 struct Key {
   const char* name;
   // Reads a value into the state: "" or the note saying why it was ignored. nullptr: a key
@@ -427,7 +429,7 @@ struct Key {
   std::string (*text)(const State&);  // the value as a link writes it
   bool (*write)(const State& s, const State& base, bool complete);  // whether a link writes it
   void (*keep)(State& to, const State& from);  // copies the fields the key sets
-  bool computes;       // whether it changes the walkthrough's numbers (Lab computes again)
+  bool computes;       // whether Lab computes again when it changes (its numbers, or what is made from them)
   Views views = 0;     // the experiment views whose data it changes
   std::vector<float> State::*matrix = nullptr;  // a typed matrix's field
 };
@@ -551,12 +553,14 @@ const Key kKeys[] = {
      name_text<&S::view>, changed<&S::view>, keep<&S::view>, false},
     {"theme", [](S& s, R& r) { return read_name(r, s.theme, N_("light, dark or auto")); }, name_text<&S::theme>,
      changed<&S::theme>, keep<&S::theme>, false},
+    // The language and the mode count as computing: what the screen derives from a computation
+    // (the screen reader's table of the shown step, practice's question) is made again with it.
     {"lang", [](S& s, R& r) { return read_name(r, s.lang, N_("en, es or auto")); }, name_text<&S::lang>,
-     changed<&S::lang>, keep<&S::lang>, false},
+     changed<&S::lang>, keep<&S::lang>, true},
     {"ui", [](S& s, R& r) { return read_name(r, s.density, N_("full or compact")); }, name_text<&S::density>,
      changed<&S::density>, keep<&S::density>, false},
     {"mode", [](S& s, R& r) { return read_name(r, s.mode, N_("explore or practice")); }, name_text<&S::mode>,
-     changed<&S::mode>, keep<&S::mode>, false},
+     changed<&S::mode>, keep<&S::mode>, true},
     {"mult",
      [](S& s, R& r) {
        float mult = 0;
@@ -657,17 +661,14 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
 }
 
 // A value of a link that the state could not hold as given, and what the note says of it; the
-// value used instead is the final state's (`used`, or the key's value in its complete link).
+// value used instead is the final state's (`used`, or the key's value as a link writes it).
 struct Changed {
   std::string key, given, why, used;
 };
 
 std::string used_value(const State& s, const std::string& key) {
-  const std::string wanted = (key == "n" ? "nq" : key) + "=";
-  const std::string link = to_fragment(s, true);  // split() returns views into it
-  for (std::string_view item : split(link, '&'))
-    if (item.substr(0, wanted.size()) == wanted) return std::string(item.substr(wanted.size()));
-  return "";
+  const Key* k = find_key(key);
+  return k ? k->text(s) : "";
 }
 
 // An experiment view's parameters that are each in range but not together: the nearest valid

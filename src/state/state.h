@@ -176,10 +176,11 @@ std::vector<std::pair<std::string, std::string>> state_pairs(const State& s, boo
 // attributes' (docs/embed.md documents each; tests/unit/docs_test.cpp holds them together).
 std::vector<std::string> state_keys();
 
-// The table of keys (state.cpp) says for each whether it changes the walkthrough's numbers,
-// and which experiment views' data it changes; from it:
-// - the state with every key that changes no number at its default: states with equal
-//   computed parts compute the same trace (Lab computes again only when it changes);
+// The table of keys (state.cpp) says for each whether Lab computes again when it changes (the
+// walkthrough's numbers, or what the screen makes from them in the reader's language and
+// mode), and which experiment views' data it changes; from it:
+// - the state with every other key at its default: states with equal computed parts compute
+//   the same trace (Lab computes again only when it changes);
 State computed_part(State s);
 // - the view's name and the keys its experiment reads, as a link writes them
 //   ("tiling&n=12&seed=1&tile=4"): equal texts compute equal data.
