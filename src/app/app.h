@@ -35,7 +35,7 @@ struct LinkNotes {
 struct App {
   GLFWwindow* window = nullptr;
   lab::Lab lab{lab::State{}};
-  ui::Ui ui;
+  ui::Memory ui;
   Options options;
   float ui_scale = 0;  // the scale and theme the fonts and style were built for
   int dark = -1;

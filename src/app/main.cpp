@@ -136,7 +136,7 @@ void advance_training(App& app) {
 
 // Practice mode's buttons: a new question, or the typed or chosen answer to the current one.
 void answer_practice(App& app) {
-  ui::Ui& u = app.ui;
+  ui::Memory& u = app.ui;
   if (u.practice_next_requested) app.lab.practice_next();
   if (!u.practice_answer.empty()) u.practice_error = app.lab.practice_answer(u.practice_answer).error;
   if (u.practice_next_requested || !u.practice_answer.empty()) wake();
@@ -282,7 +282,7 @@ int main(int argc, char** argv) {
   glfwSetKeyCallback(app.window, [](GLFWwindow*, int key, int, int action, int mods) {
     wake();
     if (action == GLFW_RELEASE) return;
-    using Key = ui::Ui::Key;
+    using Key = ui::Memory::Key;
     std::vector<Key>& keys = g_app->ui.keys;
     if (key == GLFW_KEY_LEFT) keys.push_back(Key::left);
     if (key == GLFW_KEY_RIGHT) keys.push_back(Key::right);

@@ -20,7 +20,7 @@ namespace tools {
 namespace {
 
 const lab::Lab* g_lab = nullptr;
-ui::Ui* g_ui = nullptr;
+ui::Memory* g_ui = nullptr;
 bool g_png_requested = false;  // request_png(), for after the next drawn frame
 
 #ifdef __EMSCRIPTEN__
@@ -40,7 +40,7 @@ std::string copy(const std::string& text) {
   return tr("Copying…");
 }
 
-void read_preferences(ui::Ui& ui) {
+void read_preferences(ui::Memory& ui) {
   ui.prefers_dark = EM_ASM_INT({ return matchMedia('(prefers-color-scheme: dark)').matches ? 1 : 0; });
   ui.reduced_motion = EM_ASM_INT({ return matchMedia('(prefers-reduced-motion: reduce)').matches ? 1 : 0; });
   ui.touch_screen = EM_ASM_INT({ return matchMedia('(pointer: coarse)').matches ? 1 : 0; });
@@ -71,7 +71,7 @@ std::string copy(const std::string& text) {
   return tr("Copied to the clipboard.");
 }
 
-void read_preferences(ui::Ui&) {}  // the desktop has no such queries: light, full motion
+void read_preferences(ui::Memory&) {}  // the desktop has no such queries: light, full motion
 void send_table(const ui::StageTable&) {}
 void announce(const std::string&) {}
 
@@ -79,7 +79,7 @@ void announce(const std::string&) {}
 
 }  // namespace
 
-void attach(const lab::Lab& lab, ui::Ui& ui) {
+void attach(const lab::Lab& lab, ui::Memory& ui) {
   g_lab = &lab;
   g_ui = &ui;
   ui.save = save;

@@ -12,7 +12,7 @@ namespace tools {
 
 // Connects `ui`'s export to this platform and reads the system settings; keeps both for
 // after_frame().
-void attach(const lab::Lab& lab, ui::Ui& ui);
+void attach(const lab::Lab& lab, ui::Memory& ui);
 // The page's Export → PNG: exported after the next drawn frame, the heatmap as last painted
 // (the app draws on demand, so a state set just before is not painted yet).
 void request_png();

@@ -64,7 +64,7 @@ class Lab {
   void measure_again() { experiment_.restart(); }
 
   // view=train's runs. They advance only through the calls below, made by the app between
-  // frames (the views ask for a step or a reset through ui::Ui).
+  // frames (the views ask for a step or a reset through ui::Memory).
   const Training& training() const { return training_; }
   void train_step() { training_.step(); }
   void train_reset() { training_.reset(); }

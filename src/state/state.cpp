@@ -6,13 +6,13 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <iterator>
 #include <tuple>
 
 #include "gradients.h"  // the views' limits: experiments::kGradientsN, kHeadsMaxSize
 #include "heads.h"
+#include "number_text.h"  // links write floats in their shortest exact text
 #include "typed.h"  // normalize(state, before): a live change keeps typed values
 
 namespace lab {
@@ -138,16 +138,6 @@ bool parse_float(std::string_view text, float& out) {
   return true;
 }
 
-// The shortest decimal text that reads back as the same float, so links stay exact and short.
-std::string float_text(float x) {
-  char buf[32];
-  for (int digits = 1; digits <= 9; ++digits) {
-    std::snprintf(buf, sizeof buf, "%.*g", digits, double(x));
-    if (std::strtof(buf, nullptr) == x) break;
-  }
-  return buf;
-}
-
 std::vector<std::string_view> split(std::string_view text, char sep) {
   std::vector<std::string_view> parts;
   std::size_t start = 0;
@@ -258,9 +248,9 @@ const TrainKey kTrainKeys[] = {
      [](C& c, V v) { return parse_name(v, c.scale) ? "" : N_("sqrt, none or dk"); }},
     {"pos", false, [](const C& c) { return std::string(name_of(c.positions)); },
      [](C& c, V v) { return parse_name(v, c.positions) ? "" : N_("learned or sinusoidal"); }},
-    {"init", false, [](const C& c) { return float_text(c.init_std); }, [](C& c, V v) { return set_number(c.init_std, v); }},
-    {"pinit", false, [](const C& c) { return float_text(c.proj_std); }, [](C& c, V v) { return set_number(c.proj_std, v); }},
-    {"lr", false, [](const C& c) { return float_text(c.lr); }, [](C& c, V v) { return set_number(c.lr, v); }},
+    {"init", false, [](const C& c) { return text::shortest(c.init_std); }, [](C& c, V v) { return set_number(c.init_std, v); }},
+    {"pinit", false, [](const C& c) { return text::shortest(c.proj_std); }, [](C& c, V v) { return set_number(c.proj_std, v); }},
+    {"lr", false, [](const C& c) { return text::shortest(c.lr); }, [](C& c, V v) { return set_number(c.lr, v); }},
     {"batch", true, [](const C& c) { return std::to_string(c.batch); }, [](C& c, V v) { return set_whole(c.batch, v); }},
     {"seed", true, [](const C& c) { return std::to_string(c.seed); },
      [](C& c, V v) {
@@ -372,7 +362,7 @@ std::string name_text(const State& s) {
 }
 template <std::vector<float> State::*M>
 std::string matrix_text(const State& s) {
-  return list_text(s.*M, float_text);
+  return list_text(s.*M, text::shortest);
 }
 
 // When a link writes a key: always in the complete form, otherwise when it differs from the
@@ -484,7 +474,7 @@ const Key kKeys[] = {
        s.custom_scale = custom;
        return std::string();
      },
-     [](const S& s) { return s.scale == attn::ScaleMode::custom ? float_text(s.custom_scale) : name_of(s.scale); },
+     [](const S& s) { return s.scale == attn::ScaleMode::custom ? text::shortest(s.custom_scale) : name_of(s.scale); },
      changed<&S::scale, &S::custom_scale>, keep<&S::scale, &S::custom_scale>, true},
     {"causal", [](S& s, R& r) { return read_name(r, s.causal, N_("0, 1 or br")); }, name_text<&S::causal>,
      changed<&S::causal>, keep<&S::causal>, true},
@@ -570,7 +560,7 @@ const Key kKeys[] = {
        s.mult = std::min(mult, Limits::max_mult);
        return std::string();
      },
-     [](const S& s) { return float_text(s.mult); }, changed<&S::mult>, keep<&S::mult>, false, used_by(View::gradients)},
+     [](const S& s) { return text::shortest(s.mult); }, changed<&S::mult>, keep<&S::mult>, false, used_by(View::gradients)},
     {"row", [](S& s, R& r) { return read_row(r, s.row); }, whole_text<&S::row>, changed<&S::row>, keep<&S::row>, false,
      used_by(View::gradients)},
     {"pitfall",

@@ -25,7 +25,7 @@ std::string about_text() {
 
 float about_button_width() { return ImGui::CalcTextSize(tr("About")).x + ImGui::GetStyle().FramePadding.x * 2; }
 
-void about_button(Ui& ui) {
+void about_button(Memory& ui) {
   if (ImGui::Button(tr("About##about"))) {
     ImGui::OpenPopup("about");
     ui.announcement = about_text();  // screen readers hear what the canvas shows

@@ -6,12 +6,12 @@
 
 namespace ui {
 
-struct Ui;
+struct Memory;
 
 // The box's text, one paragraph per line: what the box shows and attentionLab.about() returns.
 std::string about_text();
 // The header's "About" button (its width, to lay out the header) and the box it opens.
 float about_button_width();
-void about_button(Ui& ui);
+void about_button(Memory& ui);
 
 }  // namespace ui

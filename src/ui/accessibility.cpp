@@ -12,28 +12,28 @@ namespace ui {
 
 // [SECTION] focus zones and keys -------------------------------------------------------------
 
-bool tab(Ui& ui, bool back, bool wrap) {
+bool tab(Memory& ui, bool back, bool wrap) {
   ui.show_focus = true;
-  const Ui::Focus target = back ? Ui::Focus::stepper : Ui::Focus::cells;
+  const Memory::Focus target = back ? Memory::Focus::stepper : Memory::Focus::cells;
   if (ui.focus == target && !wrap) return false;  // the last zone: focus leaves the canvas
-  ui.focus = ui.focus == Ui::Focus::stepper ? Ui::Focus::cells : Ui::Focus::stepper;
+  ui.focus = ui.focus == Memory::Focus::stepper ? Memory::Focus::cells : Memory::Focus::stepper;
   return true;
 }
 
-void cell_key(const lab::Lab& lab, lab::State& next, Ui& ui, Ui::Key key) {
+void cell_key(const lab::Lab& lab, lab::State& next, Memory& ui, Memory::Key key) {
   const lab::Step stage = lab.state().step;
   const attn::Matrix& m = stage_values(lab, stage);
   const int rows = int(m.rows()), cols = int(m.cols());
   switch (key) {
-    case Ui::Key::left: ui.cell_col -= 1; break;
-    case Ui::Key::right: ui.cell_col += 1; break;
-    case Ui::Key::up: ui.cell_row -= 1; break;
-    case Ui::Key::down: ui.cell_row += 1; break;
-    case Ui::Key::enter: next.query = std::clamp(ui.cell_row, 0, rows - 1); break;
-    case Ui::Key::escape: ui.focus = Ui::Focus::stepper; return;
-    case Ui::Key::space:
-    case Ui::Key::undo:  // the history's (keyboard() in header.cpp)
-    case Ui::Key::redo: break;
+    case Memory::Key::left: ui.cell_col -= 1; break;
+    case Memory::Key::right: ui.cell_col += 1; break;
+    case Memory::Key::up: ui.cell_row -= 1; break;
+    case Memory::Key::down: ui.cell_row += 1; break;
+    case Memory::Key::enter: next.query = std::clamp(ui.cell_row, 0, rows - 1); break;
+    case Memory::Key::escape: ui.focus = Memory::Focus::stepper; return;
+    case Memory::Key::space:
+    case Memory::Key::undo:  // the history's (keyboard() in header.cpp)
+    case Memory::Key::redo: break;
   }
   ui.cell_row = std::clamp(ui.cell_row, 0, rows - 1);
   ui.cell_col = std::clamp(ui.cell_col, 0, cols - 1);
@@ -43,8 +43,8 @@ void cell_key(const lab::Lab& lab, lab::State& next, Ui& ui, Ui::Key key) {
                     ": " + explain_cell(lab, stage, ui.cell_row, ui.cell_col);
 }
 
-std::pair<int, int> focused_cell(const lab::Lab& lab, const Ui& ui, lab::Step stage) {
-  if (!ui.show_focus || ui.focus != Ui::Focus::cells || stage != lab.state().step) return {-1, -1};
+std::pair<int, int> focused_cell(const lab::Lab& lab, const Memory& ui, lab::Step stage) {
+  if (!ui.show_focus || ui.focus != Memory::Focus::cells || stage != lab.state().step) return {-1, -1};
   const attn::Matrix& m = stage_values(lab, stage);
   return {std::min(ui.cell_row, int(m.rows()) - 1), std::min(ui.cell_col, int(m.cols()) - 1)};
 }
@@ -71,12 +71,12 @@ constexpr int kTableCols = 32;       // columns at most
 // The first row and column the table shows: rows centred on the selected query; columns on
 // the keyboard's focused cell when the heatmap has focus, else on the query (the diagonal
 // of a self-attention map, where a causal row ends).
-std::pair<int, int> table_window(const lab::Lab& lab, const Ui& ui) {
+std::pair<int, int> table_window(const lab::Lab& lab, const Memory& ui) {
   const lab::State& s = lab.state();
   const attn::Matrix& m = stage_values(lab, s.step);
   const int rows = int(m.rows()), cols = int(m.cols());
   const int r0 = std::clamp(s.query - kTableRowsAround, 0, std::max(0, rows - (2 * kTableRowsAround + 1)));
-  const int centre = ui.focus == Ui::Focus::cells ? ui.cell_col : columns_are_keys(s.step) ? s.query : 0;
+  const int centre = ui.focus == Memory::Focus::cells ? ui.cell_col : columns_are_keys(s.step) ? s.query : 0;
   const int c0 = std::clamp(centre - kTableCols / 2, 0, std::max(0, cols - kTableCols));
   return {r0, c0};
 }
@@ -87,7 +87,7 @@ std::string range(const std::string& first, const std::string& last) {
 
 }  // namespace
 
-StageTable stage_table(const lab::Lab& lab, const Ui& ui) {
+StageTable stage_table(const lab::Lab& lab, const Memory& ui) {
   const lab::State& s = lab.state();
   const attn::Matrix& m = stage_values(lab, s.step);
   const auto [r0, c0] = table_window(lab, ui);
@@ -117,7 +117,7 @@ StageTable stage_table(const lab::Lab& lab, const Ui& ui) {
   return t;
 }
 
-bool stage_table_changed(const lab::Lab& lab, Ui& ui) {
+bool stage_table_changed(const lab::Lab& lab, Memory& ui) {
   const lab::State& s = lab.state();
   // The numbers (version), the stage, the selected row and the window: all the table shows.
   const std::uint64_t c0 = std::uint64_t(table_window(lab, ui).second);

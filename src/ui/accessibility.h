@@ -25,11 +25,11 @@ namespace ui {
 
 // Tab (or Shift+Tab when `back`): true if focus moved between the zones, false if it leaves
 // the canvas (`wrap` keeps it inside instead, for the desktop window).
-bool tab(Ui& ui, bool back, bool wrap);
+bool tab(Memory& ui, bool back, bool wrap);
 // One key pressed while the heatmap zone has focus.
-void cell_key(const lab::Lab& lab, lab::State& next, Ui& ui, Ui::Key key);
+void cell_key(const lab::Lab& lab, lab::State& next, Memory& ui, Memory::Key key);
 // The cell the heatmap zone has focus on for this stage, or {-1, -1}.
-std::pair<int, int> focused_cell(const lab::Lab& lab, const Ui& ui, lab::Step stage);
+std::pair<int, int> focused_cell(const lab::Lab& lab, const Memory& ui, lab::Step stage);
 // A focus ring around a rectangle (the current step chip, a heatmap).
 void focus_ring(ImVec2 min, ImVec2 max);
 
@@ -42,8 +42,8 @@ struct StageTable {
 };
 // The current stage's matrix as the interface prints its numbers: the selected query row and
 // a bounded window of rows and columns around it (the caption says which).
-StageTable stage_table(const lab::Lab& lab, const Ui& ui);
+StageTable stage_table(const lab::Lab& lab, const Memory& ui);
 // True once after each change of what stage_table() shows.
-bool stage_table_changed(const lab::Lab& lab, Ui& ui);
+bool stage_table_changed(const lab::Lab& lab, Memory& ui);
 
 }  // namespace ui

@@ -67,7 +67,7 @@ void input_step(const lab::Lab& lab, int i) {
   }
 }
 
-void scores_step(const lab::Lab& lab, int i, lab::State& next, Ui& ui) {
+void scores_step(const lab::Lab& lab, int i, lab::State& next, Memory& ui) {
   muted(tr("Each score is the dot product of the query row q_i with a key row k_j: how well they align."));
   line("q" + std::to_string(i) + " = " + vec(lab.q(), i));
   ImGui::Spacing();
@@ -159,7 +159,7 @@ void output_step(const lab::Lab& lab, int i) {
 
 }  // namespace
 
-void arithmetic(const lab::Lab& lab, lab::State& next, Ui& ui) {
+void arithmetic(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::State& s = lab.state();
   ImGui::PushFont(fonts().heading);
   ImGui::Text(tr("Step %d: %s"), int(s.step), stage_title(s.step));

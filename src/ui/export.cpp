@@ -72,7 +72,7 @@ std::string configuration_link(const lab::State& state) {
 
 // The figure a PNG export shows: the current stage's heatmap, or the compared scale in use,
 // as last drawn (its colours and labels) with the matrix it shows now; or why there is none.
-std::string shown_figure(const lab::Lab& lab, const Ui& ui, Figure& figure) {
+std::string shown_figure(const lab::Lab& lab, const Memory& ui, Figure& figure) {
   const lab::State& s = lab.state();
   const HeatmapSpec* shown = nullptr;
   const attn::Matrix* values = nullptr;
@@ -141,7 +141,7 @@ std::string embed_code(const lab::State& state) {
 
 // [SECTION] running an export --------------------------------------------------------------
 
-bool run_export(const lab::Lab& lab, Ui& ui, ExportKind kind) {
+bool run_export(const lab::Lab& lab, Memory& ui, ExportKind kind) {
   ExportFile file;
   switch (kind) {
     case ExportKind::png: {
@@ -180,7 +180,7 @@ float export_button_width() {
   return ImGui::CalcTextSize(tr("Export ▾")).x + ImGui::GetStyle().FramePadding.x * 2;
 }
 
-void export_menu(const lab::Lab& lab, Ui& ui) {
+void export_menu(const lab::Lab& lab, Memory& ui) {
   if (ImGui::Button(tr("Export ▾##export"))) {
     ui.export_message.clear();
     ImGui::OpenPopup("export");

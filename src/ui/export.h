@@ -2,7 +2,7 @@
 // shown head's matrices as CSV, the state and trace as JSON, and the <attention-lab …> line
 // that embeds it.
 // The files are built here; the app delivers them (a file beside the working directory
-// natively, a download in the browser) through Ui::save and Ui::copy.
+// natively, a download in the browser) through Memory::save and Memory::copy.
 #pragma once
 
 #include <string>
@@ -11,7 +11,7 @@
 
 namespace ui {
 
-struct Ui;
+struct Memory;
 
 enum class ExportKind { png, csv, json, embed };
 
@@ -44,9 +44,9 @@ std::string embed_code(const lab::State& state);
 // labels, values, colour scale and the configuration's link) and hands it to ui.save or
 // ui.copy; the message they return is shown in the Export menu. True when the file was
 // handed over (--export's exit status).
-bool run_export(const lab::Lab& lab, Ui& ui, ExportKind kind);
+bool run_export(const lab::Lab& lab, Memory& ui, ExportKind kind);
 // The header's "Export" button (its width, to lay out the header) and its menu.
 float export_button_width();
-void export_menu(const lab::Lab& lab, Ui& ui);
+void export_menu(const lab::Lab& lab, Memory& ui);
 
 }  // namespace ui

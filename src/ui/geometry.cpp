@@ -54,7 +54,7 @@ std::vector<Arrow> arrows(const lab::Lab& lab) {
 
 }  // namespace
 
-void geometry(const lab::Lab& lab, lab::State& next, Ui& ui) {
+void geometry(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::State& s = lab.state();
   if (s.dk != 2) return;
   const float scale = ImGui::GetFontSize() / 16.0f;
@@ -62,7 +62,7 @@ void geometry(const lab::Lab& lab, lab::State& next, Ui& ui) {
   // Self-attention without projections has one matrix, Q = K = V = X: both kinds of arrow
   // edit it. With projections, Q and K are products and are edited at step 0 instead.
   const bool draggable = !s.projected();
-  Ui::Drag& drag = ui.geometry_drag;
+  Memory::Drag& drag = ui.geometry_drag;
   if (drag.row < 0) {
     float range = 1;
     for (const Arrow& a : shown) range = std::max({range, std::fabs(a.value.x), std::fabs(a.value.y)});

@@ -24,7 +24,7 @@ void step_by(lab::State& next, int delta) {
 }
 
 // Play (from the start when at the last step) or pause: the ▶ button and the Space key.
-void toggle_play(const lab::State& s, lab::State& next, Ui& ui) {
+void toggle_play(const lab::State& s, lab::State& next, Memory& ui) {
   ui.playing = !ui.playing;
   ui.last_step = ImGui::GetTime();
   if (ui.playing && s.step == lab::Step::output) next.step = lab::Step::scores;
@@ -40,8 +40,8 @@ void view_selector(const lab::State& s, lab::State& next, float width) {
   }
 }
 
-void stepper(const lab::State& s, lab::State& next, Ui& ui);
-void notes(Ui& ui);
+void stepper(const lab::State& s, lab::State& next, Memory& ui);
+void notes(Memory& ui);
 
 // Undo and redo of the person's edits (history.h), as Ctrl+Z and Ctrl+Shift+Z.
 constexpr const char* kUndo = N_("Undo");
@@ -50,7 +50,7 @@ float history_buttons_width() {
   const ImGuiStyle& style = ImGui::GetStyle();
   return ImGui::CalcTextSize(tr(kUndo)).x + ImGui::CalcTextSize(tr(kRedo)).x + style.FramePadding.x * 4 + style.ItemSpacing.x * 2;
 }
-void history_buttons(Ui& ui) {
+void history_buttons(Memory& ui) {
   ImGui::BeginDisabled(!ui.history.can_undo());
   if (ImGui::Button(tr(kUndo))) --ui.history_steps;
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tr("Undo the last edit (Ctrl+Z)"));
@@ -64,7 +64,7 @@ void history_buttons(Ui& ui) {
 
 }  // namespace
 
-void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
+void header(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::State& s = lab.state();
   ImGui::PushFont(fonts().heading);
   ImGui::TextUnformatted("Attention Lab");
@@ -149,7 +149,7 @@ void header(const lab::Lab& lab, lab::State& next, Ui& ui) {
 
 namespace {
 
-void stepper(const lab::State& s, lab::State& next, Ui& ui) {
+void stepper(const lab::State& s, lab::State& next, Memory& ui) {
   ImGui::BeginDisabled(s.step == lab::Step::input);
   if (ImGui::Button(tr("← Previous"))) step_by(next, -1);
   ImGui::EndDisabled();
@@ -171,7 +171,7 @@ void stepper(const lab::State& s, lab::State& next, Ui& ui) {
     if (current) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
     if (ImGui::Button(chip.c_str())) next.step = lab::Step(i);
     if (current) ImGui::PopStyleColor(2);
-    if (current && ui.show_focus && ui.focus == Ui::Focus::stepper) focus_ring(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    if (current && ui.show_focus && ui.focus == Memory::Focus::stepper) focus_ring(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   }
   // Practice mode: a question about the screen beside the walkthrough (the side panel).
   bool practicing = s.mode == lab::Mode::practice;
@@ -187,7 +187,7 @@ void stepper(const lab::State& s, lab::State& next, Ui& ui) {
 }
 
 // Ignored URL keys and values: visible, dismissible, never fatal.
-void notes(Ui& ui) {
+void notes(Memory& ui) {
   if (!ui.notes.empty()) {
     const ImGuiStyle& st = ImGui::GetStyle();
     ImGui::PushStyleColor(ImGuiCol_ChildBg, palette().note);
@@ -208,42 +208,42 @@ void notes(Ui& ui) {
 
 }  // namespace
 
-void keyboard(const lab::Lab& lab, lab::State& next, Ui& ui) {
-  std::vector<Ui::Key> keys;
+void keyboard(const lab::Lab& lab, lab::State& next, Memory& ui) {
+  std::vector<Memory::Key> keys;
   keys.swap(ui.keys);
   if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ui.show_focus = false;
   // Typing in a field or dragging a value keeps its own use of the arrows.
   // (A text field's own Ctrl+Z undoes its typing.)
   if (keys.empty() || ImGui::GetIO().WantTextInput || ImGui::IsAnyItemActive()) return;
   // Undo and redo wherever the focus is; the other keys are the zones'.
-  const auto history_key = [](Ui::Key key) { return key == Ui::Key::undo || key == Ui::Key::redo; };
-  for (Ui::Key key : keys) ui.history_steps += key == Ui::Key::undo ? -1 : key == Ui::Key::redo ? 1 : 0;
+  const auto history_key = [](Memory::Key key) { return key == Memory::Key::undo || key == Memory::Key::redo; };
+  for (Memory::Key key : keys) ui.history_steps += key == Memory::Key::undo ? -1 : key == Memory::Key::redo ? 1 : 0;
   keys.erase(std::remove_if(keys.begin(), keys.end(), history_key), keys.end());
   if (keys.empty()) return;
   ui.show_focus = true;
   // view=train: Space plays or pauses the training; the walkthrough's keys do nothing there.
   if (lab.state().view == lab::View::train) {
-    for (Ui::Key key : keys)
-      if (key == Ui::Key::space) next.play = !next.play;
+    for (Memory::Key key : keys)
+      if (key == Memory::Key::space) next.play = !next.play;
     return;
   }
   // One key at a time, each read by the zone that has the focus when it comes: Escape then ←
   // in one frame leaves the heatmap and then steps back.
-  for (Ui::Key key : keys) {
-    if (ui.focus == Ui::Focus::cells) {
+  for (Memory::Key key : keys) {
+    if (ui.focus == Memory::Focus::cells) {
       cell_key(lab, next, ui, key);
       continue;
     }
     switch (key) {
-      case Ui::Key::right: step_by(next, +1), ui.playing = false; break;
-      case Ui::Key::left: step_by(next, -1), ui.playing = false; break;
-      case Ui::Key::down: next.query = std::min(next.query + 1, lab.state().nq - 1); break;
-      case Ui::Key::up: next.query = std::max(next.query - 1, 0); break;
-      case Ui::Key::space: toggle_play(lab.state(), next, ui); break;
-      case Ui::Key::enter:
-      case Ui::Key::escape:
-      case Ui::Key::undo:  // taken above
-      case Ui::Key::redo: break;
+      case Memory::Key::right: step_by(next, +1), ui.playing = false; break;
+      case Memory::Key::left: step_by(next, -1), ui.playing = false; break;
+      case Memory::Key::down: next.query = std::min(next.query + 1, lab.state().nq - 1); break;
+      case Memory::Key::up: next.query = std::max(next.query - 1, 0); break;
+      case Memory::Key::space: toggle_play(lab.state(), next, ui); break;
+      case Memory::Key::enter:
+      case Memory::Key::escape:
+      case Memory::Key::undo:  // taken above
+      case Memory::Key::redo: break;
     }
   }
 }

@@ -15,7 +15,7 @@
 
 namespace ui {
 
-void heads_card(const lab::Lab& lab, lab::State& next, Ui& ui) {
+void heads_card(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::State& s = lab.state();
   const int count = lab::loaded_head_count(s), layers = lab::loaded_layer_count(s);
   const std::vector<lab::LoadedHead>& heads = *s.loaded_heads;

@@ -77,7 +77,7 @@ void seed_button(lab::State& next) {
 
 }  // namespace
 
-void inputs(const lab::Lab& lab, lab::State& next, Ui& ui) {
+void inputs(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::State& s = lab.state();
 
   section(N_("Example"));

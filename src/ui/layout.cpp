@@ -10,7 +10,7 @@
 
 namespace ui {
 
-lab::State draw(const lab::Lab& lab, Ui& ui) {
+lab::State draw(const lab::Lab& lab, Memory& ui) {
   lab::State next = lab.state();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->Pos);

@@ -20,7 +20,7 @@ int first_hidden_step(const lab::Lab& lab) {
   return int(p.current().kind == practice::QuestionKind::output_row ? lab::Step::output : lab::Step::softmax);
 }
 
-void practice(const lab::Lab& lab, lab::State&, Ui& ui) {
+void practice(const lab::Lab& lab, lab::State&, Memory& ui) {
   const practice::Session& session = lab.practice();
   ImGui::PushFont(fonts().heading);
   ImGui::TextUnformatted(tr("Practice"));

@@ -33,7 +33,7 @@ struct Card {
 
 std::string dims(const attn::Matrix& m) { return std::to_string(m.rows()) + " × " + std::to_string(m.cols()); }
 
-void card(const lab::Lab& lab, lab::State& next, Ui& ui, HeatmapView& view, const Card& c, ImVec2 size) {
+void card(const lab::Lab& lab, lab::State& next, Memory& ui, HeatmapView& view, const Card& c, ImVec2 size) {
   const float scale = ImGui::GetFontSize() / 16.0f;
   ImGui::PushStyleColor(ImGuiCol_Border, c.result ? palette().accent : palette().card_border);
   ImGui::PushStyleVar(ImGuiStyleVar_ChildBorderSize, (c.result ? 2.0f : 1.0f) * scale);
@@ -84,7 +84,7 @@ void card(const lab::Lab& lab, lab::State& next, Ui& ui, HeatmapView& view, cons
 }
 
 // Cards side by side in one row of `height`, with widths in proportion to `weights`.
-void row_of(const lab::Lab& lab, lab::State& next, Ui& ui, const std::vector<HeatmapView*>& views,
+void row_of(const lab::Lab& lab, lab::State& next, Memory& ui, const std::vector<HeatmapView*>& views,
             const std::vector<Card>& cards, const std::vector<float>& weights, float height) {
   const float gap = ImGui::GetStyle().ItemSpacing.x, avail = ImGui::GetContentRegionAvail().x;
   float total = 0;
@@ -107,7 +107,7 @@ void note(const std::string& text) {
 
 }  // namespace
 
-void projections(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
+void projections(const lab::Lab& lab, lab::State& next, Memory& ui, float height) {
   const lab::State& s = lab.state();
   const float scale = ImGui::GetFontSize() / 16.0f, top = ImGui::GetCursorPosY();
   ImGui::PushFont(fonts().heading);

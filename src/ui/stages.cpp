@@ -45,7 +45,7 @@ const char* stage_title(lab::Step step) {
   return tr(titles[int(step)]);
 }
 
-void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
+void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height) {
   const lab::State& s = lab.state();
   const float scale = ImGui::GetFontSize() / 16.0f;
   const float avail = ImGui::GetContentRegionAvail().x;
@@ -136,7 +136,7 @@ void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
   }
 }
 
-void compare_scales(const lab::Lab& lab, lab::State& next, Ui& ui, float height) {
+void compare_scales(const lab::Lab& lab, lab::State& next, Memory& ui, float height) {
   const lab::State& s = lab.state();
   const float scale = ImGui::GetFontSize() / 16.0f;
   const float avail = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;

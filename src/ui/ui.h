@@ -15,8 +15,9 @@
 
 namespace ui {
 
-// What the interface remembers between frames that is not part of the shareable state.
-struct Ui {
+// What the interface remembers between frames that is not part of the shareable state (the
+// state's own `ui` key, full or compact, is lab::Density). Passed to every panel as `ui`.
+struct Memory {
   HeatmapView stage_views[lab::kStepCount];  // step 0's is its result, Q
   HeatmapView projection_views[6];           // step 0's X, W_Q, W_K, W_V, K, V
   // The geometry plot's arrow being dragged (0: a query, 1: a key; row -1: none) and the
@@ -72,35 +73,35 @@ struct Ui {
 };
 
 // One frame: every panel laid out in the window. Returns the next state.
-lab::State draw(const lab::Lab& lab, Ui& ui);
+lab::State draw(const lab::Lab& lab, Memory& ui);
 
 // [SECTION] panels (each in its own file)
-void header(const lab::Lab& lab, lab::State& next, Ui& ui);
+void header(const lab::Lab& lab, lab::State& next, Memory& ui);
 // `height` is the room for all cards; 0 sizes each card to its matrix (in a scrolling column).
-void stages(const lab::Lab& lab, lab::State& next, Ui& ui, float height);
+void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height);
 // Loaded data with several heads (heads_card.cpp): every head's weights as small maps, and the
 // shown head's selector; a card beside the stages.
-void heads_card(const lab::Lab& lab, lab::State& next, Ui& ui);
+void heads_card(const lab::Lab& lab, lab::State& next, Memory& ui);
 // view=compare: the attention weights under each compared scale, side by side.
-void compare_scales(const lab::Lab& lab, lab::State& next, Ui& ui, float height);
-void arithmetic(const lab::Lab& lab, lab::State& next, Ui& ui);
+void compare_scales(const lab::Lab& lab, lab::State& next, Memory& ui, float height);
+void arithmetic(const lab::Lab& lab, lab::State& next, Memory& ui);
 // Step 0 (projections.cpp): X and the projections W_Q, W_K, W_V making Q, K, V.
-void projections(const lab::Lab& lab, lab::State& next, Ui& ui, float height);
+void projections(const lab::Lab& lab, lab::State& next, Memory& ui, float height);
 // With d_k = 2 (geometry.cpp): the queries and keys as arrows in the plane, the selected
 // query's projections of the keys; dragging an arrow's tip edits its row of Q or K.
-void geometry(const lab::Lab& lab, lab::State& next, Ui& ui);
+void geometry(const lab::Lab& lab, lab::State& next, Memory& ui);
 // The experiment views (src/ui/experiments/): the one lab.state().view names.
-void experiment(const lab::Lab& lab, lab::State& next, Ui& ui);
-void inputs(const lab::Lab& lab, lab::State& next, Ui& ui);
+void experiment(const lab::Lab& lab, lab::State& next, Memory& ui);
+void inputs(const lab::Lab& lab, lab::State& next, Memory& ui);
 // mode=practice (practice.cpp): the question, its answer field or choices, the verdict with
 // the arithmetic, and the session's score.
-void practice(const lab::Lab& lab, lab::State& next, Ui& ui);
+void practice(const lab::Lab& lab, lab::State& next, Memory& ui);
 // Predict, then see: while a question about the screen awaits its answer, the steps from this
 // one on (where the answer is) keep their numbers hidden; lab::kStepCount when none are.
 int first_hidden_step(const lab::Lab& lab);
 inline constexpr const char* kHiddenUntilAnswered =
     N_("Hidden until you answer the practice question: make your prediction first, then see it here.");
-void keyboard(const lab::Lab& lab, lab::State& next, Ui& ui);
+void keyboard(const lab::Lab& lab, lab::State& next, Memory& ui);
 
 // The matrix a stage shows (Q, S, S·scale, S·scale + mask, A, O) for the shown head.
 const attn::Matrix& stage_values(const lab::Lab& lab, lab::Step step);

@@ -21,7 +21,7 @@ namespace {
 // order, does not build.
 struct Drawing {
   lab::View view;
-  void (*draw)(const lab::Lab&, lab::State&, Ui&);
+  void (*draw)(const lab::Lab&, lab::State&, Memory&);
 };
 constexpr Drawing kDrawings[] = {
     {lab::View::walkthrough, nullptr},       {lab::View::compare, nullptr},
@@ -34,7 +34,7 @@ static_assert(lab::in_view_order(kDrawings));
 
 }  // namespace
 
-void experiment(const lab::Lab& lab, lab::State& next, Ui& ui) {
+void experiment(const lab::Lab& lab, lab::State& next, Memory& ui) {
   if (!views::parameters_ok(lab)) return;
   if (const auto draw = kDrawings[std::size_t(lab.state().view)].draw) draw(lab, next, ui);
 }
@@ -121,7 +121,7 @@ Labels indexed(const char* prefix) {
   return [prefix](int i) { return prefix + std::to_string(i); };
 }
 
-HeatmapHit map(Ui& ui, const lab::Lab& lab, const char* id, const MapSpec& spec) {
+HeatmapHit map(Memory& ui, const lab::Lab& lab, const char* id, const MapSpec& spec) {
   ImGui::PushFont(fonts().heading);
   ImGui::TextUnformatted(spec.title.c_str());
   ImGui::PopFont();

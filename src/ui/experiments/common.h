@@ -14,14 +14,14 @@
 namespace ui::views {
 
 // [SECTION] the views (one file each)
-void scaling(const lab::Lab& lab, lab::State& next, Ui& ui);
-void gradients(const lab::Lab& lab, lab::State& next, Ui& ui);
-void pitfalls(const lab::Lab& lab, lab::State& next, Ui& ui);
-void stability(const lab::Lab& lab, lab::State& next, Ui& ui);
-void tiling(const lab::Lab& lab, lab::State& next, Ui& ui);
-void heads(const lab::Lab& lab, lab::State& next, Ui& ui);
-void cost(const lab::Lab& lab, lab::State& next, Ui& ui);
-void train(const lab::Lab& lab, lab::State& next, Ui& ui);
+void scaling(const lab::Lab& lab, lab::State& next, Memory& ui);
+void gradients(const lab::Lab& lab, lab::State& next, Memory& ui);
+void pitfalls(const lab::Lab& lab, lab::State& next, Memory& ui);
+void stability(const lab::Lab& lab, lab::State& next, Memory& ui);
+void tiling(const lab::Lab& lab, lab::State& next, Memory& ui);
+void heads(const lab::Lab& lab, lab::State& next, Memory& ui);
+void cost(const lab::Lab& lab, lab::State& next, Memory& ui);
+void train(const lab::Lab& lab, lab::State& next, Memory& ui);
 
 // [SECTION] shared pieces
 void heading(const char* title);
@@ -72,6 +72,6 @@ struct MapSpec {
   std::uint64_t version = 0;   // changes whenever *values does; 0: the experiment's version
 };
 // A titled heatmap through the walkthrough's HeatmapView (one per id, kept in `ui`).
-HeatmapHit map(Ui& ui, const lab::Lab& lab, const char* id, const MapSpec& spec);
+HeatmapHit map(Memory& ui, const lab::Lab& lab, const char* id, const MapSpec& spec);
 
 }  // namespace ui::views

@@ -74,7 +74,7 @@ PlotSeries level(const std::string& label, double x0, double x1, double y, int c
   return {label, {x0, x1}, {y, y}, PlotSeries::Style::dashed, colour};
 }
 
-void controls(const experiments::CostData& d, const lab::State& s, lab::State& next, Ui& ui) {
+void controls(const experiments::CostData& d, const lab::State& s, lab::State& next, Memory& ui) {
   const float scale = ImGui::GetFontSize() / 16.0f;
   if (!s.run) {
     if (ImGui::Button(tr("▶ Measure"))) next.run = true;
@@ -134,7 +134,7 @@ void table(const experiments::CostData& d) {
 
 }  // namespace
 
-void cost(const lab::Lab& lab, lab::State& next, Ui& ui) {
+void cost(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const experiments::CostData& d = *lab.experiment().get<experiments::CostData>();
   heading(tr("The cost of attention, measured"));
   notice(tr("Both kernels compute softmax(QKᵀ/√d_k)V for one head, d_k = d_v = 64, on this machine. The reference "

@@ -11,7 +11,7 @@
 
 namespace ui::views {
 
-void gradients(const lab::Lab& lab, lab::State& next, Ui& ui) {
+void gradients(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const experiments::GradientsData& d = *lab.experiment().get<experiments::GradientsData>();
   const float scale = ImGui::GetFontSize() / 16.0f;
   heading(tr("Gradients through the softmax"));

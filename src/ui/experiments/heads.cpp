@@ -24,7 +24,7 @@ std::string shape_text(const std::string& name, const int* dims, int count, cons
 
 }  // namespace
 
-void heads(const lab::Lab& lab, lab::State& next, Ui& ui) {
+void heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const experiments::HeadsData& d = *lab.experiment().get<experiments::HeadsData>();
   const attn::Shape& s = d.shape;
   const float scale = ImGui::GetFontSize() / 16.0f;

@@ -33,7 +33,7 @@ constexpr Mistake kMistakes[] = {
 
 }  // namespace
 
-void pitfalls(const lab::Lab& lab, lab::State& next, Ui& ui) {
+void pitfalls(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const experiments::PitfallsData& d = *lab.experiment().get<experiments::PitfallsData>();
   heading(tr("Pitfalls: the wrong result beside the right one"));
   notice(tr("Right: causal self-attention, scale 1/√d_k, −∞ for blocked keys, the stable softmax. Each switch changes "

@@ -28,7 +28,7 @@ void histogram_card(Grid& grid, const char* id, const char* title, const experim
 
 }  // namespace
 
-void scaling(const lab::Lab& lab, lab::State& next, Ui&) {
+void scaling(const lab::Lab& lab, lab::State& next, Memory&) {
   const experiments::ScalingData& d = *lab.experiment().get<experiments::ScalingData>();
   heading(tr("Why the scores are divided by √d_k"));
   notice(tr("With unit-variance entries, q·k spreads wider as d_k grows, and the softmax of wide scores picks one key. "

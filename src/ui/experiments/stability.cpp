@@ -24,7 +24,7 @@ std::string threshold(float x) { return std::isnan(x) ? tr("never") : num(x); }
 
 }  // namespace
 
-void stability(const lab::Lab& lab, lab::State&, Ui& ui) {
+void stability(const lab::Lab& lab, lab::State&, Memory& ui) {
   const experiments::StabilityData& d = *lab.experiment().get<experiments::StabilityData>();
   heading(tr("Numerical stability of the softmax"));
   notice(tr("One row of scores is scaled up until its largest score is the magnitude on the x axis. e^s as written "

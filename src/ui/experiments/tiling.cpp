@@ -11,7 +11,7 @@
 
 namespace ui::views {
 
-void tiling(const lab::Lab& lab, lab::State& next, Ui& ui) {
+void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const experiments::TilingData& d = *lab.experiment().get<experiments::TilingData>();
   const attn::OnlineSoftmaxWalk& w = d.walk;
   const float scale = ImGui::GetFontSize() / 16.0f;

@@ -107,7 +107,7 @@ bool combo(const char* label, int* current, const char* const* items, int count,
   return ui::combo(label, current, shown.data(), count);
 }
 
-void controls(const lab::Lab& lab, lab::State& next, Ui& ui) {
+void controls(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::State& s = lab.state();
   const float w = ImGui::GetContentRegionAvail().x * 0.52f;
   if (ImGui::Button(s.play ? tr("❚❚ Pause") : tr("▶ Play"))) next.play = !s.play;
@@ -273,7 +273,7 @@ void curves(const lab::Training& t, const std::string& this_run, const std::stri
   plot_card(grid, "grad", h, tr("Q and K gradient"), tr("the norm reaching W_Q and W_K at each step"), spec, grad);
 }
 
-void maps(const lab::Lab& lab, Ui& ui, const std::string& other_run) {
+void maps(const lab::Lab& lab, Memory& ui, const std::string& other_run) {
   const lab::Training& t = lab.training();
   std::vector<const train::Run*> runs{t.run()};
   if (t.compare()) runs.push_back(t.compare());
@@ -348,7 +348,7 @@ void notes(train::Task task) {
 }  // namespace
 
 // The run's status, curves, example and maps, or why it cannot train.
-void results(const lab::Lab& lab, Ui& ui) {
+void results(const lab::Lab& lab, Memory& ui) {
   const lab::Training& t = lab.training();
   const lab::State& s = lab.state();
   if (!t.run()) {
@@ -370,7 +370,7 @@ void results(const lab::Lab& lab, Ui& ui) {
   maps(lab, ui, other_run);
 }
 
-void train(const lab::Lab& lab, lab::State& next, Ui& ui) {
+void train(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const float scale = ImGui::GetFontSize() / 16.0f;
   heading(tr("Training lab: a tiny attention model learns in front of you"));
   notice(tr("An attention-only transformer trains here on a toy task only attention can solve. Notice that the loss "
