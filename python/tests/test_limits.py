@@ -22,9 +22,11 @@ def constant(path, name):
     return eval(expression)
 
 
-def names(path, array):
-    found = re.search(rf"{array}\[[^\]]*\] = \{{([^}}]+)\}}", (SRC / path).read_text())
-    assert found, f"{array} not in {path}"
+def names(path, enum):
+    """The link's spelling of each value of `enum`: its `Names<enum>` list in the state's headers."""
+    found = re.search(rf"struct Names<{enum}> \{{\s*static constexpr const char\* list\[\] = \{{([^}}]+)\}}",
+                      (SRC / path).read_text())
+    assert found, f"Names<{enum}> not in {path}"
     return tuple(re.findall(r'"(\w+)"', found.group(1)))
 
 
@@ -41,6 +43,6 @@ def test_limits_are_the_labs():
 
 def test_names_are_the_states():
     # step=input is not offered: loaded data is cross-attention, which has no input X.
-    assert ("input",) + _limits.STEPS == names("state/state.cpp", "kStepNames")
-    assert _limits.THEMES == names("state/state.cpp", "kThemes")
-    assert _limits.LANGUAGES == names("state/state.cpp", "kLangs")
+    assert ("input",) + _limits.STEPS == names("state/state.h", "Step")
+    assert _limits.THEMES == names("state/choices.h", "Theme")
+    assert _limits.LANGUAGES == names("state/choices.h", "Language")
