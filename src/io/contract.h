@@ -47,6 +47,7 @@ Request parse_request(std::string_view json_text);
 const char* causal_name(Causal causal);
 bool parse_causal_name(std::string_view name, Causal& out);
 const char* scale_name(ScaleMode mode);
+bool parse_scale_name(std::string_view name, ScaleMode& out);
 
 // The request's fields and the names "outputs" takes: parse_request refuses any other
 // (docs/contract.md documents each; tests/unit/docs_test.cpp holds them together).

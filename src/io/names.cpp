@@ -29,4 +29,13 @@ const char* scale_name(ScaleMode mode) {
   return i < std::size(kScaleNames) ? kScaleNames[i] : nullptr;
 }
 
+bool parse_scale_name(std::string_view name, ScaleMode& out) {
+  for (std::size_t i = 0; i < std::size(kScaleNames); ++i)
+    if (name == kScaleNames[i]) {
+      out = ScaleMode(i);
+      return true;
+    }
+  return false;
+}
+
 }  // namespace attn::io

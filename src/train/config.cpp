@@ -8,8 +8,6 @@
 namespace train {
 namespace {
 
-constexpr const char* kScaleNames[] = {"inv_sqrt_dk", "none", "inv_dk"};
-
 auto tie(const Config& c) {
   return std::tie(c.task, c.layers, c.heads, c.d_model, c.d_k, c.seq, c.vocab, c.causal, c.scale, c.positions,
                   c.init_std, c.proj_std, c.lr, c.batch, c.seed);
@@ -70,17 +68,6 @@ std::string task_names(const std::string& or_word) {
   for (const TaskSpec& t : tasks())
     text += (text.empty() ? "" : &t == &tasks().back() ? " " + or_word + " " : ", ") + std::string(t.name);
   return text;
-}
-
-const char* scale_name(attn::ScaleMode mode) { return kScaleNames[int(mode)]; }
-
-bool parse_scale(const std::string& name, attn::ScaleMode& out) {
-  for (int i = 0; i < 3; ++i)
-    if (name == kScaleNames[i]) {
-      out = attn::ScaleMode(i);
-      return true;
-    }
-  return false;
 }
 
 }  // namespace train

@@ -67,8 +67,5 @@ bool parse_task(const std::string& name, Task& out);
 // The tasks' names as a list for a sentence: "reverse, induction, sort or max", with
 // `or_word` in the reader's language.
 std::string task_names(const std::string& or_word);
-// Scale names of the training request: "inv_sqrt_dk", "none", "inv_dk".
-const char* scale_name(attn::ScaleMode mode);
-bool parse_scale(const std::string& name, attn::ScaleMode& out);
 
 }  // namespace train

@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "contract.h"  // the contract's names of the scale, which the training request shares
+
 namespace train {
 namespace {
 
@@ -64,7 +66,7 @@ json config_json(const Config& c) {
           {"heads", c.heads},              {"d_model", c.d_model},
           {"d_k", c.d_k},                  {"seq", c.seq},
           {"vocab", c.vocab},              {"causal", c.causal},
-          {"scale", scale_name(c.scale)},  {"positions", kPositionNames[int(c.positions)]},
+          {"scale", attn::io::scale_name(c.scale)},  {"positions", kPositionNames[int(c.positions)]},
           {"init_std", c.init_std},        {"proj_std", c.projection_std()},
           {"lr", c.lr},                    {"batch", c.batch},
           {"seed", c.seed}};
@@ -127,7 +129,7 @@ Request parse_request(std::string_view json_text) {
       if (!value.is_boolean()) fail(std::string("causal: expected true or false, got ") + value.type_name());
       c.causal = value.get<bool>();
     } else if (key == "scale") {
-      if (!parse_scale(text(value, k), c.scale)) fail("scale: expected inv_sqrt_dk, none or inv_dk");
+      if (!attn::io::parse_scale_name(text(value, k), c.scale)) fail("scale: expected inv_sqrt_dk, none or inv_dk");
     } else if (key == "positions") {
       const std::string p = text(value, k);
       if (p == "learned") c.positions = Positions::learned;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "contract.h"  // attn::io::scale_name
 #include "float64_attention.h"
 #include "transformer.h"
 
@@ -98,7 +99,7 @@ double loss64(const train::Config& c, const Params64& p, const train::Batch& b) 
 
 void check_gradients(const train::Config& c) {
   SCOPED_TRACE(std::string(train::task_name(c.task)) + " layers " + std::to_string(c.layers) + " heads " +
-               std::to_string(c.heads) + " scale " + train::scale_name(c.scale) +
+               std::to_string(c.heads) + " scale " + attn::io::scale_name(c.scale) +
                (c.positions == train::Positions::learned ? " learned" : " sinusoidal"));
   ASSERT_EQ(train::validate(c), "");
   std::seed_seq seq{c.seed, 7u};
