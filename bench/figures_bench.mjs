@@ -14,7 +14,8 @@
 // every frame of the page sharing its process) and of the wasm heaps (the sum over frames of
 // attentionLab.memoryBytes(), in use, and of the wasm memory's size, reserved); the peak of
 // live instances and of live WebGL contexts, and contexts lost; then, after the scroll, the
-// requestAnimationFrame callbacks per second of every frame while nobody touches the page.
+// requestAnimationFrame callbacks per second of every frame while nobody touches the page
+// (and of the lesson's own frame, where embed.js runs).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -68,9 +69,10 @@ async function run(server, viewport, embedText) {
     });
     const figures = await page.evaluate(() => ({ ...window.__figures, count: document.querySelectorAll('attention-lab').length }));
     await page.waitForTimeout(SETTLE_MS);
-    const before = await overFrames(page, rafCallbacks);
+    const before = [await overFrames(page, rafCallbacks), await page.evaluate(rafCallbacks)];
     await page.waitForTimeout(IDLE_MS);
-    const idleRafPerSecond = (await overFrames(page, rafCallbacks) - before) / (IDLE_MS / 1000);
+    const after = [await overFrames(page, rafCallbacks), await page.evaluate(rafCallbacks)];
+    const [idleRafPerSecond, idleRafPerSecondLesson] = after.map((n, i) => (n - before[i]) / (IDLE_MS / 1000));
     return {
       figures: figures.count,
       first_drawn_s: figures.firstReadyMs / 1000,
@@ -84,6 +86,7 @@ async function run(server, viewport, embedText) {
       peak_webgl_contexts: contexts.peak,
       webgl_contexts_lost: contexts.lost,
       idle_raf_per_s: idleRafPerSecond,
+      idle_raf_per_s_lesson: idleRafPerSecondLesson,
     };
   } finally {
     await browser.close();
@@ -122,7 +125,8 @@ console.log([
   row('peak wasm heap, in use / reserved (all frames)', (r) => `${MiB(r.peak_wasm_in_use_bytes)} / ${MiB(r.peak_wasm_reserved_bytes)}`),
   row('peak live instances / WebGL contexts', (r) => `${r.peak_instances} / ${r.peak_webgl_contexts}`),
   row('WebGL contexts lost', (r) => String(r.webgl_contexts_lost)),
-  row(`requestAnimationFrame callbacks per second, idle (${IDLE_MS / 1000} s)`, (r) => r.idle_raf_per_s.toFixed(1)),
+  row(`requestAnimationFrame callbacks per second, idle (${IDLE_MS / 1000} s): all frames / the lesson's own`,
+      (r) => `${r.idle_raf_per_s.toFixed(1)} / ${r.idle_raf_per_s_lesson.toFixed(1)}`),
 ].join('\n'));
 fs.mkdirSync(path.dirname(outJson), { recursive: true });
 fs.writeFileSync(outJson, JSON.stringify(results, null, 2) + '\n');

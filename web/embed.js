@@ -145,13 +145,14 @@
     }
 
     // The box keeps the figure's height whether its instance is live or released, so the
-    // lesson never jumps; the placeholder says what will be there.
+    // lesson never jumps; the placeholder says what will be there, and stays under the frame
+    // until the instance's page paints over it.
     _build() {
       const shadow = this.attachShadow({ mode: 'open' });
       const style = document.createElement('style');
       style.textContent = ':host{display:block;width:100%;max-width:100%}' +
         '.box{position:relative;border-radius:8px;overflow:hidden}' +
-        'iframe{display:block;width:100%;height:100%;border:0;background:transparent}' +
+        'iframe{position:absolute;inset:0;display:block;width:100%;height:100%;border:0;background:transparent}' +
         '.placeholder{box-sizing:border-box;height:100%;display:flex;align-items:center;justify-content:center;' +
         'padding:1em;text-align:center;font:15px/1.4 system-ui,sans-serif;background:#eef1f6;color:#5b6475}' +
         ':host([theme=dark]) .placeholder{background:#1f232c;color:#a3abbb}' +
@@ -174,7 +175,7 @@
       this._frame.loading = 'eager';
       this._frame.setAttribute('allow', 'clipboard-write');
       this._frame.src = pageUrl.href + '#' + fragmentOf(this._state || this._initialState());
-      this._placeholder.remove();
+      this._placeholder.setAttribute('aria-hidden', 'true');
       this._box.append(this._frame);
     }
 
@@ -185,7 +186,7 @@
         this._frame.remove();
         this._frame = null;
         this._ready = false;
-        this._box.append(this._placeholder);
+        this._placeholder.removeAttribute('aria-hidden');
       }
       const lang = (this._state && this._state.lang) || this._initialState().lang;
       const text = this._restarts > MAX_RESTARTS ? PAUSED[lang === 'es' ? 'es' : 'en'] : (this.getAttribute('title') || 'Attention Lab');

@@ -18,14 +18,15 @@ export function instrumentFigures() {
   const raf = window.requestAnimationFrame.bind(window);
   window.requestAnimationFrame = (callback) => raf((time) => { window.__rafCallbacks += 1; callback(time); });
 
+  const documentId = Math.random();  // one per document: a frame that reloads gets a new one
   const getContext = HTMLCanvasElement.prototype.getContext;
   HTMLCanvasElement.prototype.getContext = function (type, ...rest) {
     const gl = getContext.call(this, type, ...rest);
     if (gl && /^webgl/.test(type) && this.isConnected && !this.__labCounted) {
       this.__labCounted = true;
-      window.__labGL?.('made');
-      this.addEventListener('webglcontextlost', () => window.__labGL?.('lost'));
-      this.addEventListener('webglcontextrestored', () => window.__labGL?.('restored'));
+      window.__labGL?.(documentId, 'made');
+      this.addEventListener('webglcontextlost', () => window.__labGL?.(documentId, 'lost'));
+      this.addEventListener('webglcontextrestored', () => window.__labGL?.(documentId, 'restored'));
     }
     return gl;
   };
@@ -61,27 +62,27 @@ export function instrumentFigures() {
 }
 
 // The WebGL contexts of the page's frames, from the reports of instrumentFigures: live now,
-// the peak, and losses not yet followed by a restore or a new document in that frame.
+// the peak, and losses not yet followed by a restore. A frame's contexts go with its document
+// (when it loads another, or is removed).
 export async function watchContexts(context, page) {
-  const frames = new Map();  // frame → { live, unrestored }
+  const frames = new Map();  // frame → { document, live, unrestored }
   const totals = { peak: 0, lost: 0 };
-  const live = () => [...frames.values()].reduce((n, f) => n + f.live, 0);
-  await context.exposeBinding('__labGL', ({ frame }, what) => {
+  const sum = (field) => [...frames.values()].reduce((n, f) => n + f[field], 0);
+  await context.exposeBinding('__labGL', ({ frame }, document, what) => {
     if (frame.page() !== page) return;
-    const f = frames.get(frame) || { live: 0, unrestored: 0 };
-    frames.set(frame, f);
+    if (frames.get(frame)?.document !== document) frames.set(frame, { document, live: 0, unrestored: 0 });
+    const f = frames.get(frame);
     if (what === 'made') f.live += 1;
     if (what === 'lost') { f.live -= 1; f.unrestored += 1; totals.lost += 1; }
     if (what === 'restored') { f.live += 1; f.unrestored -= 1; }
-    totals.peak = Math.max(totals.peak, live());
+    totals.peak = Math.max(totals.peak, sum('live'));
   });
-  page.on('framenavigated', (frame) => frames.delete(frame));  // a new document: its old contexts are gone
   page.on('framedetached', (frame) => frames.delete(frame));
   return {
-    get live() { return live(); },
+    get live() { return sum('live'); },
     get peak() { return totals.peak; },
     get lost() { return totals.lost; },
-    get unrestored() { return [...frames.values()].reduce((n, f) => n + f.unrestored, 0); },
+    get unrestored() { return sum('unrestored'); },
   };
 }
 

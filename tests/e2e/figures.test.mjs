@@ -53,8 +53,11 @@ for (const [name, viewport] of [['phone', { width: 390, height: 844 }], ['laptop
 
     await scrollThrough(page, {
       atStop: async () => {
-        const live = await page.evaluate(() => window.__figures.live);
+        const { live, ready } = await page.evaluate(() => ({
+          live: window.__figures.live, ready: [...document.querySelectorAll('attention-lab')].filter((el) => el.ready).length }));
         assert.ok(live <= LIVE_LIMIT, `${live} instances live`);
+        // Each instance that has drawn holds one context, and only live instances hold one.
+        assert.ok(ready <= contexts.live && contexts.live <= live, `${ready} ready, ${contexts.live} contexts, ${live} live`);
       },
     });
     const bottom = await figureStates(page);
