@@ -1,12 +1,13 @@
 // Many figures on one page (docs/embed.md, "Many figures on one page"), scrolled through end
 // to end with the mouse wheel on a phone-sized and a laptop-sized screen: every figure draws
 // when reached, never more than embed.js's bound of instances (and WebGL contexts) is live,
-// no context is lost and left so, and a figure scrolled away and back has its state.
+// no context is lost and left so, and a figure scrolled away and back has its state. And the
+// lab opened alone, whose context is taken, starts again in its state.
 // The page is examples/figures.html, or any page of the site given as
 //   ATTN_FIGURES_PAGE=lesson.html node --test tests/e2e/figures.test.mjs
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, startServer, until } from './harness.mjs';
+import { launchBrowser, openLab, startServer, until } from './harness.mjs';
 import { figureStates, instrumentFigures, scrollThrough, untilVisibleReady, watchContexts } from './figures.mjs';
 
 const PAGE = process.env.ATTN_FIGURES_PAGE || 'examples/figures.html';
@@ -92,3 +93,19 @@ for (const [name, viewport] of [['phone', { width: 390, height: 844 }], ['laptop
     assert.deepEqual(errors, []);
   });
 }
+
+test('the lab alone, its context lost, loads again from its link', async (t) => {
+  const { context, close } = await launchBrowser();
+  t.after(close);
+  const { page, errors } = await openLab(context, server.url, 'preset=cross&step=softmax');
+  await page.evaluate(() => window.attentionLab.setState({ query: 3 }));
+  const before = await page.evaluate(() => window.attentionLab.getState());
+  const reloaded = page.waitForEvent('load');
+  await page.evaluate(() => document.getElementById('canvas').getContext('webgl2').getExtension('WEBGL_lose_context').loseContext());
+  await reloaded;
+  await page.waitForFunction(() => window.attentionLab, null, { timeout: 30000 });
+  await page.evaluate(() => window.attentionLab.ready);
+  assert.deepEqual(await page.evaluate(() => window.attentionLab.getState()), before);
+  assert.equal(await page.evaluate(() => document.getElementById('canvas').getContext('webgl2').isContextLost()), false);
+  assert.deepEqual(errors, []);
+});
