@@ -53,10 +53,11 @@
   // viewport's edge (0: at least partly on screen).
   // - A figure starts when it is at most START away, nearest first, so that it has drawn by
   //   the time the reader scrolls to it.
-  // - At most LIVE_LIMIT are live: each instance holds a WebGL context and its own wasm heap,
-  //   Chromium keeps at most 16 contexts a page (the lesson's own canvases count too), and a
-  //   phone's memory is the tighter bound. Six covers a tall phone screen of short figures
-  //   with one screen of margin on each side.
+  // - At most LIVE_LIMIT are live: each instance holds a WebGL context and its own wasm heap
+  //   (16 MiB reserved at least), Chromium keeps at most 16 contexts a page (the lesson's own
+  //   canvases count too), and a phone's memory is the tighter bound. Six holds the figures
+  //   on screen and a screen's worth on each side at the usual heights (400 px and more);
+  //   where more are that near, the nearest win.
   // - A live figure farther than KEEP releases its instance; when a nearer one needs a place,
   //   the live figure farthest from the viewport gives it up. KEEP > START, so scrolling back
   //   and forth a little never reloads anything.
