@@ -44,11 +44,13 @@ for (const [name, viewport] of [['phone', { width: 390, height: 844 }], ['laptop
     assert.ok(far.length > 0, 'the page is long enough for figures far below the first screen');
     assert.deepEqual(far.filter((f) => f.live), [], 'figures far below the screen hold no instance');
 
-    // A change to the first figure, made before it is scrolled away.
+    // A change to the first figure, made before it is scrolled away (queued if it is not
+    // ready yet: it may have started below the screen's edge).
     const seed = await page.evaluate(() => new Promise((resolve) => {
       const el = document.querySelector('attention-lab');
-      const seed = el.state.seed === '4242' ? 4243 : 4242;
-      el.addEventListener('change', (e) => resolve(e.detail.seed), { once: true });
+      const seed = el.state.seed === '4242' ? '4243' : '4242';
+      const changed = (e) => { if (e.detail.seed === seed) { el.removeEventListener('change', changed); resolve(seed); } };
+      el.addEventListener('change', changed);
       el.setState({ seed });
     }));
 

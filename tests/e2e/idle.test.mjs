@@ -61,7 +61,7 @@ test('an idle page draws nothing; an input or a change draws again', async () =>
 test('an embedded instance out of view draws nothing until it is scrolled into view', async () => {
   await countFrames();
   const page = await session.browser.context.newPage();
-  await page.goto(session.server.url + 'examples/lesson.html');
+  await page.goto(session.server.url + 'examples/figures.html');
   // The figures near the viewport start (embed.js), the first on screen and the next below it.
   const count = await (await page.waitForFunction(() => {
     const live = [...document.querySelectorAll('attention-lab')].filter(e => e.shadowRoot.querySelector('iframe'));
