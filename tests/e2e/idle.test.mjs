@@ -61,23 +61,28 @@ test('an idle page draws nothing; an input or a change draws again', async () =>
 test('an embedded instance out of view draws nothing until it is scrolled into view', async () => {
   await countFrames();
   const page = await session.browser.context.newPage();
-  await page.goto(session.server.url + 'examples/lesson.html');
-  await page.waitForFunction(() => [...document.querySelectorAll('attention-lab')].every(e => e.ready), null,
-                             { timeout: 60000 });
+  await page.goto(session.server.url + 'examples/figures.html');
+  // The figures near the viewport start (embed.js), the first on screen and the next below it.
+  const count = await (await page.waitForFunction(() => {
+    const live = [...document.querySelectorAll('attention-lab')].filter(e => e.shadowRoot.querySelector('iframe'));
+    return live.every(e => e.ready) && live.length;
+  }, null, { timeout: 60000 })).jsonValue();
+  assert.ok(count >= 2, `${count} figures started`);
   const instances = page.frames().filter(f => f.url().includes('index.html'));
-  assert.equal(instances.length, await page.evaluate(() => document.querySelectorAll('attention-lab').length));
+  assert.equal(instances.length, count);
   await frames(page, SETTLE_FRAMES);
   const before = await Promise.all(instances.map(drawn));
   await frames(page, IDLE_FRAMES);
   const idle = (await Promise.all(instances.map(drawn))).reduce((sum, n, i) => sum + n - before[i], 0);
   assert.ok(idle <= MAX_IDLE_FRAMES, `${idle} frames drawn by ${instances.length} instances in ${IDLE_FRAMES} animation frames of idleness`);
 
-  // The last instance is below the fold: a change reaches its state but draws nothing there.
-  const last = page.locator('attention-lab').last();
+  // The last one started is below the fold: a change reaches its state but draws nothing there.
+  const last = page.locator('attention-lab').nth(count - 1);
+  assert.ok(await last.evaluate(el => el.getBoundingClientRect().top > innerHeight), 'it is below the fold');
   const hidden = await (await last.locator('iframe').elementHandle()).contentFrame();
   const start = await drawn(hidden);
   await last.evaluate(el => el.setState({ step: 'mask' }));
-  await page.waitForFunction(() => [...document.querySelectorAll('attention-lab')].at(-1).state.step === 'mask');
+  await page.waitForFunction((i) => document.querySelectorAll('attention-lab')[i].state.step === 'mask', count - 1);
   await frames(page, SETTLE_FRAMES);
   assert.equal(await drawn(hidden), start, 'an instance out of view draws nothing');
   await last.scrollIntoViewIfNeeded();
