@@ -34,6 +34,8 @@
   const isStateValue = (x) => ['string', 'number', 'boolean'].includes(typeof x);
   // An overscroll's distance: CSS pixels, at most a few screens in one message.
   const isDistance = (x) => typeof x === 'number' && Number.isFinite(x) && Math.abs(x) <= 4000;
+  // A figure's height (attention-lab:size): CSS pixels, held to a frame a page can show.
+  const frameHeight = (x) => (typeof x === 'number' && Number.isFinite(x) ? Math.min(Math.max(Math.ceil(x), 100), 8000) : null);
 
   function fragmentOf(state) {
     return Object.entries(state)
@@ -109,6 +111,12 @@
     _onMessage(event) {
       if (!this._frame || event.source !== this._frame.contentWindow || event.origin !== pageUrl.origin) return;
       const data = event.data;
+      // A figure (figure="…") sizes its frame to its content; `height` is only the placeholder's.
+      if (isPlainObject(data) && data.type === 'attention-lab:size') {
+        const height = frameHeight(data.height);
+        if (height !== null && this.hasAttribute('figure')) this._frame.style.height = height + 'px';
+        return;
+      }
       if (isPlainObject(data) && data.type === 'attention-lab:overscroll') {
         if (isDistance(data.dx) && isDistance(data.dy)) window.scrollBy({ left: data.dx, top: data.dy, behavior: 'instant' });
         return;
