@@ -57,6 +57,8 @@ void measured_card(Memory& ui, const std::string& part, float width, float heigh
 // (a first guess until they have been drawn once).
 float part_height(const lab::Lab& lab, Memory& ui, std::string_view part, float width) {
   lab::Step step;
+  // A stage hidden until a practice question is answered holds a sentence, not its matrix.
+  if (is_stage(part, step) && int(step) >= first_hidden_step(lab)) return 120 * ImGui::GetFontSize() / 16;
   if (is_stage(part, step)) return stage_card_height(lab, width);
   const auto known = ui.part_heights.find(std::string(part));
   return known != ui.part_heights.end() ? known->second : 200 * ImGui::GetFontSize() / 16;
