@@ -9,6 +9,8 @@
 // ("light", "dark" or "auto", the default: the instance follows the reader's system scheme,
 // live, as the host page's prefers-color-scheme does), lang ("en", "es" or "auto"; by default
 // the language of the lesson page around the element, else the reader's) and ui ("compact").
+// With figure="softmax,arithmetic" (only those parts of the lab) the frame takes the height
+// the figure tells (attention-lab:size); `height` is then the placeholder's.
 //
 // Element API: `ready` (true once the instance drew its first frame) and a `ready` event,
 // `state` (last known), `setState(partial)`, and a `change` event whose detail is the new

@@ -104,16 +104,15 @@ void experiment_part(const lab::Lab& lab, lab::State& next, Memory& ui, const st
   ui.section.clear();
 }
 
-// Compare's three maps, as tall as their width makes them.
+// Compare's three maps: compare_scales() fits its cards into the height it is given, three in a
+// row where the width allows (each then as tall as its width makes it), else one under the
+// other; the card around them is as tall as what that draws.
 void compare_part(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const float scale = ImGui::GetFontSize() / 16.0f, gap = ImGui::GetStyle().ItemSpacing.x;
   const float width = ImGui::GetContentRegionAvail().x, note = ImGui::GetTextLineHeightWithSpacing() * 3;
-  // compare_scales() fits its cards into `height`: three in a row where the width allows.
-  const float height = width > 600 * scale ? (width - 2 * gap) / 3 * 1.25f + note
-                                           : 3 * (std::min(width * 0.9f, 360 * scale) + gap) + note;
-  ImGui::BeginChild("figure compare", ImVec2(width, height), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-  compare_scales(lab, next, ui, height);
-  ImGui::EndChild();
+  const float room = width > 600 * scale ? 1e5f : 3 * (std::min(width * 1.15f, 440 * scale) + gap) + note;
+  measured_card(ui, "view", width, part_height(lab, ui, "view", width), false,
+                [&] { compare_scales(lab, next, ui, room); });
 }
 
 // "Open in the full lab ↗": the same state without `figure`, in a new tab.

@@ -109,7 +109,8 @@ bool combo(const char* label, int* current, const char* const* items, int count,
 
 void controls(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::State& s = lab.state();
-  const float w = ImGui::GetContentRegionAvail().x * 0.52f;
+  // About half the panel; no wider than a field needs where the panel is a page's width (a figure).
+  const float w = std::min(ImGui::GetContentRegionAvail().x * 0.52f, 320 * ImGui::GetFontSize() / 16);
   if (ImGui::Button(s.play ? tr("❚❚ Pause") : tr("▶ Play"))) next.play = !s.play;
   ImGui::SameLine();
   if (ImGui::Button(tr("Step"))) ++ui.train_steps_requested, next.play = false;
