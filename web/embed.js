@@ -9,6 +9,8 @@
 // ("light", "dark" or "auto", the default: the instance follows the reader's system scheme,
 // live, as the host page's prefers-color-scheme does), lang ("en", "es" or "auto"; by default
 // the language of the lesson page around the element, else the reader's) and ui ("compact").
+// With figure="softmax,arithmetic" (only those parts of the lab) the frame takes the height
+// the figure tells (attention-lab:size); `height` is then the placeholder's.
 //
 // Element API: `ready` (true while a live instance has drawn its first frame) and a `ready`
 // event each time one has, `state` (last known, kept while the figure is released),
@@ -42,6 +44,8 @@
   const isStateValue = (x) => ['string', 'number', 'boolean'].includes(typeof x);
   // An overscroll's distance: CSS pixels, at most a few screens in one message.
   const isDistance = (x) => typeof x === 'number' && Number.isFinite(x) && Math.abs(x) <= 4000;
+  // A figure's height (attention-lab:size): CSS pixels, held to a frame a page can show.
+  const frameHeight = (x) => (typeof x === 'number' && Number.isFinite(x) ? Math.min(Math.max(Math.ceil(x), 100), 8000) : null);
 
   function fragmentOf(state) {
     return Object.entries(state)
@@ -217,6 +221,13 @@
     _onMessage(event) {
       if (!this._frame || event.source !== this._frame.contentWindow || event.origin !== pageUrl.origin) return;
       const data = event.data;
+      // A figure (figure="…") sizes its box (and the frame filling it) to its content, kept while
+      // released; `height` is only the first placeholder's.
+      if (isPlainObject(data) && data.type === 'attention-lab:size') {
+        const height = frameHeight(data.height);
+        if (height !== null && this.hasAttribute('figure')) this._box.style.height = height + 'px';
+        return;
+      }
       if (isPlainObject(data) && data.type === 'attention-lab:overscroll') {
         if (isDistance(data.dx) && isDistance(data.dy)) window.scrollBy({ left: data.dx, top: data.dy, behavior: 'instant' });
         return;

@@ -10,6 +10,8 @@
 //   attentionLab.copyEmbedCode()                        "Copy embed code", as the menu does
 //   attentionLab.about()                                the About box's text (version, licenses)
 //   attentionLab.version                                the version, e.g. "1.1.0" (once loaded)
+//
+// and opens the full lab for a figure's "Open in the full lab" (Module.labOpen).
 'use strict';
 window.attentionLabTools = function (Module, api, call) {
   const KINDS = { png: 0, csv: 1, json: 2, embed: 3 };
@@ -47,6 +49,18 @@ window.attentionLabTools = function (Module, api, call) {
     const refused = () => message(Module.labText('The browser refused the clipboard here: select the line above and copy it (Ctrl+C).'));
     if (!navigator.clipboard || !window.isSecureContext) return refused();
     navigator.clipboard.writeText(text).then(() => message(Module.labText('Copied: paste it into your lesson page.')), refused);
+  };
+
+  // [full lab] a figure's "Open in the full lab": this page at the state without `figure`, in
+  // a new tab; where the browser refuses one, a page of its own goes there itself. A document
+  // without an address (a notebook's output) has no lab to open.
+  Module.labOpen = fragment => {
+    if (location.protocol === 'about:') return;
+    const url = new URL(location.href);
+    url.hash = fragment;
+    const tab = window.open(url.href, '_blank');
+    if (tab) tab.opener = null;
+    else if (window.parent === window) location.href = url.href;
   };
 
   // [screen readers] the current stage as a table, the focused cell as an announcement.

@@ -123,6 +123,15 @@ bool fit_canvas(GLFWwindow* window) {
 }
 #endif
 
+// Figure mode: the page sizes its canvas to the figure (and the lesson its frame). Changes of a
+// pixel or less are not told: a frame that rounds the other way must not resize the page.
+void report_figure_height(App& app) {
+  const double css = app.ui.figure_height > 0 ? std::ceil(app.ui.figure_height / app.ui_scale) : 0;
+  if (std::fabs(css - app.figure_height) <= 1 && (css > 0) == (app.figure_height > 0)) return;
+  app.figure_height = css;
+  page::figure_height(css);
+}
+
 // view=train: the buttons' requests, then the frame's slice of training while playing. The
 // slice stops after kTrainBudgetMs (a 60 Hz frame), so that with the drawing a frame that
 // trains stays well under 50 ms whatever steps per frame asks.
@@ -209,6 +218,8 @@ void frame() {
   glClearColor(bg.x, bg.y, bg.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+  report_figure_height(app);
 
   // The person's changes: one recomputation at most, after the frame that asked for it.
   // A gesture is a drag, or a button held down, on an item (one undo for the whole drag); a

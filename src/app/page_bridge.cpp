@@ -51,6 +51,10 @@ void language_changed(const char* code) {
   }, code);
 }
 
+void figure_height(double css_pixels) {
+  EM_ASM({ if (Module.labFigureHeight) Module.labFigureHeight($0); }, css_pixels);
+}
+
 }  // namespace page
 
 #else
@@ -68,6 +72,7 @@ std::string system_language() {
   return "";
 }
 void language_changed(const char*) {}
+void figure_height(double) {}
 }  // namespace page
 
 #endif

@@ -21,5 +21,8 @@ std::string initial_fragment();
 std::string system_language();
 // The interface's language changed ("en", "es"): the page's <html lang> follows.
 void language_changed(const char* code);
+// Figure mode: the figure's height in CSS pixels changed (0: not a figure any more); the page
+// sizes its canvas to it and tells the lesson around it (attention-lab:size).
+void figure_height(double css_pixels);
 
 }  // namespace page

@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <utility>
@@ -40,6 +41,11 @@ std::string copy(const std::string& text) {
   return tr("Copying…");
 }
 
+// "Open in the full lab": web/page-tools.js opens index.html at the fragment in a new tab.
+void open_lab(const std::string& fragment) {
+  EM_ASM({ if (Module.labOpen) Module.labOpen(UTF8ToString($0)); }, fragment.c_str());
+}
+
 void read_preferences(ui::Memory& ui) {
   ui.prefers_dark = EM_ASM_INT({ return matchMedia('(prefers-color-scheme: dark)').matches ? 1 : 0; });
   ui.reduced_motion = EM_ASM_INT({ return matchMedia('(prefers-reduced-motion: reduce)').matches ? 1 : 0; });
@@ -71,6 +77,9 @@ std::string copy(const std::string& text) {
   return tr("Copied to the clipboard.");
 }
 
+// The desktop program is the full lab already: it says which link the figure stands for.
+void open_lab(const std::string& fragment) { std::printf("attention-lab: the full lab is #%s\n", fragment.c_str()); }
+
 void read_preferences(ui::Memory&) {}  // the desktop has no such queries: light, full motion
 void send_table(const ui::StageTable&) {}
 void announce(const std::string&) {}
@@ -84,6 +93,7 @@ void attach(const lab::Lab& lab, ui::Memory& ui) {
   g_ui = &ui;
   ui.save = save;
   ui.copy = copy;
+  ui.open_lab = open_lab;
   read_preferences(ui);
 }
 

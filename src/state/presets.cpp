@@ -96,4 +96,14 @@ const Preset* find_preset(std::string_view name) {
   return nullptr;
 }
 
+State preset_for(const Preset& preset, const State& shown) {
+  State s = preset.state;
+  s.theme = shown.theme;
+  s.lang = shown.lang;
+  s.density = shown.density;
+  s.mode = shown.mode;
+  s.figure = shown.figure;
+  return s;
+}
+
 }  // namespace lab

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <tuple>
 
+#include "figure_parts.h"
 #include "gradients.h"  // the views' limits: experiments::kGradientsN, kHeadsMaxSize
 #include "heads.h"
 #include "number_text.h"  // links write floats in their shortest exact text
@@ -25,10 +26,10 @@ namespace {
 auto tie(const State& s) {
   const auto& [preset, step, query, batch, view, kind, nq, nk, dk, dv, seed, scale, custom_scale, causal, pad, blocked, q,
                k, v, source, query_tokens, key_tokens, loaded_heads, head, project, dmodel, x, wq, wk, wv, theme, lang,
-               density, mode, mult, row, pitfall, tile, heads, kv_heads, run, train, play, steps_per_frame, vs] = s;
+               density, mode, figure, mult, row, pitfall, tile, heads, kv_heads, run, train, play, steps_per_frame, vs] = s;
   return std::tie(preset, step, query, batch, view, kind, nq, nk, dk, dv, seed, scale, custom_scale, causal, pad, blocked,
                   q, k, v, source, query_tokens, key_tokens, loaded_heads, head, project, dmodel, x, wq, wk, wv, theme,
-                  lang, density, mode, mult, row, pitfall, tile, heads, kv_heads, run, train, play, steps_per_frame, vs);
+                  lang, density, mode, figure, mult, row, pitfall, tile, heads, kv_heads, run, train, play, steps_per_frame, vs);
 }
 }  // namespace
 
@@ -189,6 +190,9 @@ std::string percent_decode(std::string_view text) {
   }
   return out;
 }
+
+// A figure names a few of its view's parts; anything longer is not a figure.
+constexpr std::size_t kMaxFigureParts = 16, kMaxFigurePartName = 32;
 
 const std::size_t kMaxMatrix = std::size_t(Limits::max_batch) * Limits::max_n * Limits::max_d;
 
@@ -551,6 +555,18 @@ const Key kKeys[] = {
      changed<&S::density>, keep<&S::density>, false},
     {"mode", [](S& s, R& r) { return read_name(r, s.mode, N_("explore or practice")); }, name_text<&S::mode>,
      changed<&S::mode>, keep<&S::mode>, true},
+    // The parts' names are checked against the final view's (fit_figure), once it is known.
+    {"figure",
+     [](S& s, R& r) {
+       return parse_list(r.value, kMaxFigureParts, s.figure, [](std::string_view t, std::string& out) {
+                out = std::string(t);
+                return t.size() <= kMaxFigurePartName;
+              })
+                  ? ""
+                  : r.expected(N_("at most %d part names separated by commas"), int(kMaxFigureParts));
+     },
+     [](const S& s) { return list_text(s.figure, [](const std::string& p) { return p; }); }, changed<&S::figure>,
+     keep<&S::figure>, false},
     {"mult",
      [](S& s, R& r) {
        float mult = 0;
@@ -699,6 +715,23 @@ void fit_view(State& s, const Given& given, std::vector<Changed>& changed) {
   }
 }
 
+// A figure's parts that the final view has, each once and in the link's order; the others
+// (a misspelling, another view's part) are ignored with one note naming them and the view's.
+// Empty names (a trailing comma) are skipped.
+void fit_figure(State& s, std::vector<std::string>& notes) {
+  std::vector<std::string> kept;
+  std::string ignored;
+  for (const std::string& part : s.figure) {
+    if (part.empty() || std::find(kept.begin(), kept.end(), part) != kept.end()) continue;
+    if (is_figure_part(s.view, part)) kept.push_back(part);
+    else ignored += (ignored.empty() ? "" : ",") + part;
+  }
+  if (!ignored.empty())
+    notes.push_back(i18n::format(tr("ignored figure=%s: view=%s has no such part (its parts are %s)"), ignored.c_str(),
+                                 name_of(s.view), figure_part_names(s.view, tr("or")).c_str()));
+  s.figure = std::move(kept);
+}
+
 // The model setting at the valid whole number nearest to `value`, when `value` is a whole
 // number the key reads but the model it makes is invalid. validate() alone states the limits:
 // with the other settings fixed it accepts an interval, whose edge between the current setting
@@ -737,11 +770,7 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
   for (const auto& [key, value] : pairs) {
     if (key != "preset") continue;
     if (const Preset* p = find_preset(value)) {
-      result.state = p->state;
-      result.state.theme = base.theme;  // a preset is content; the theme and language stay the reader's
-      result.state.lang = base.lang;
-      result.state.density = base.density;
-      result.state.mode = base.mode;
+      result.state = preset_for(*p, base);
     } else {
       result.notes.push_back(i18n::format(tr("ignored preset=%s: no such preset"), value.c_str()));
     }
@@ -825,6 +854,7 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
   if (has("q") && !has("proj") && result.state.kind == Attention::self) result.state.project = false;
   fit_view(result.state, [&](const char* key) { return std::count(applied.begin(), applied.end(), key) > 0; },
            changed);
+  fit_figure(result.state, result.notes);
   // A typed matrix must fit the final shape; otherwise the base's matrix stays.
   for (const auto& [key, value] : pairs) {
     const Key* typed = find_key(key);

@@ -99,6 +99,9 @@ struct State {
   Language lang = Language::system;
   Density density = Density::full;
   Mode mode = Mode::explore;
+  // An embedded figure's parts (figure_parts.h), in the order they are shown; empty: the
+  // whole lab. Like theme and mode it is the reader's: a preset keeps it.
+  std::vector<std::string> figure;
   // The experiment views' parameters (each view reads its own; the walkthrough none).
   float mult = 1.0f;                  // gradients: the scale is mult / √d_k
   int row = 0;                        // gradients: the query row whose softmax Jacobian is shown
@@ -154,6 +157,9 @@ struct Preset {
 };
 const std::vector<Preset>& presets();
 const Preset* find_preset(std::string_view name);
+// A preset chosen by a reader who sees `shown`: the preset's state, in the reader's theme,
+// language, density, mode and figure (a preset is content, never how it is shown).
+State preset_for(const Preset& preset, const State& shown);
 
 struct ParseResult {
   State state;

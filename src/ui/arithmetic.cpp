@@ -159,11 +159,8 @@ void output_step(const lab::Lab& lab, int i) {
 
 }  // namespace
 
-void arithmetic(const lab::Lab& lab, lab::State& next, Memory& ui) {
+void query_picker(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::State& s = lab.state();
-  ImGui::PushFont(fonts().heading);
-  ImGui::Text(tr("Step %d: %s"), int(s.step), stage_title(s.step));
-  ImGui::PopFont();
   // The selected query, changeable here as well as with ↑/↓ and clicks on a heatmap.
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(tr("Query"));
@@ -179,11 +176,19 @@ void arithmetic(const lab::Lab& lab, lab::State& next, Memory& ui) {
         if (ImGui::Selectable((std::to_string(i) + "  " + lab.query_label(i)).c_str(), i == s.query)) next.query = i;
     end_combo();
   }
-  // The keys' hint beside the menu where it fits (it is longer in Spanish), else below it.
-  const char* keys = tr("↑/↓ query   ←/→ step");
+  // The hint beside the menu where it fits (it is longer in Spanish), else below it.
+  const char* hint = device_hint(ui, N_("↑/↓ query   ←/→ step"), N_("or tap a row of a matrix"));
   ImGui::SameLine();
-  if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(keys).x) ImGui::NewLine();
-  ImGui::TextColored(palette().muted_text, "%s", keys);
+  if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(hint).x) ImGui::NewLine();
+  ImGui::TextColored(palette().muted_text, "%s", hint);
+}
+
+void arithmetic(const lab::Lab& lab, lab::State& next, Memory& ui) {
+  const lab::State& s = lab.state();
+  ImGui::PushFont(fonts().heading);
+  ImGui::Text(tr("Step %d: %s"), int(s.step), stage_title(s.step));
+  ImGui::PopFont();
+  query_picker(lab, next, ui);
   ImGui::Separator();
   if (int(s.step) >= first_hidden_step(lab)) {
     muted(tr(kHiddenUntilAnswered));

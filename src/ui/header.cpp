@@ -40,9 +40,6 @@ void view_selector(const lab::State& s, lab::State& next, float width) {
   }
 }
 
-void stepper(const lab::State& s, lab::State& next, Memory& ui);
-void notes(Memory& ui);
-
 // Undo and redo of the person's edits (history.h), as Ctrl+Z and Ctrl+Shift+Z.
 constexpr const char* kUndo = N_("Undo");
 constexpr const char* kRedo = N_("Redo");
@@ -142,12 +139,12 @@ void header(const lab::Lab& lab, lab::State& next, Memory& ui) {
   }
   if (!formula_beside) ImGui::TextColored(palette().muted_text, "%s", formula);
 
-  // The stepper: the walkthrough's and compare's; an experiment has its own controls.
-  if (!lab::is_experiment_view(s.view)) stepper(s, next, ui);
-  notes(ui);
+  // The stepper: the walkthrough's and compare's (an experiment has its own controls), unless a
+  // figure shows it as a part of its own.
+  const bool own_part = std::find(s.figure.begin(), s.figure.end(), "steps") != s.figure.end();
+  if (!lab::is_experiment_view(s.view) && !own_part) stepper(s, next, ui);
+  link_notes(ui);
 }
-
-namespace {
 
 void stepper(const lab::State& s, lab::State& next, Memory& ui) {
   ImGui::BeginDisabled(s.step == lab::Step::input);
@@ -187,7 +184,7 @@ void stepper(const lab::State& s, lab::State& next, Memory& ui) {
 }
 
 // Ignored URL keys and values: visible, dismissible, never fatal.
-void notes(Memory& ui) {
+void link_notes(Memory& ui) {
   if (!ui.notes.empty()) {
     const ImGuiStyle& st = ImGui::GetStyle();
     ImGui::PushStyleColor(ImGuiCol_ChildBg, palette().note);
@@ -205,8 +202,6 @@ void notes(Memory& ui) {
     ImGui::PopStyleColor();
   }
 }
-
-}  // namespace
 
 void keyboard(const lab::Lab& lab, lab::State& next, Memory& ui) {
   std::vector<Memory::Key> keys;

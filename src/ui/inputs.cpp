@@ -79,22 +79,23 @@ void seed_button(lab::State& next) {
 
 void inputs(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::State& s = lab.state();
-
   section(N_("Example"));
   const lab::Preset* current = lab::find_preset(s.preset);
   ImGui::SetNextItemWidth(-1);
   const char* preset_shown = current ? tr(current->title) : tr("Custom");
   if (begin_combo("##preset", preset_shown)) {
-    for (const lab::Preset& p : lab::presets()) {
-      if (ImGui::Selectable(tr(p.title), current == &p)) {
-        next = p.state;
-        next.theme = s.theme;
-        next.density = s.density;
-      }
-    }
+    for (const lab::Preset& p : lab::presets())
+      if (ImGui::Selectable(tr(p.title), current == &p)) next = lab::preset_for(p, s);
     end_combo();
   }
+  shape_control(lab, next, ui);
+  scale_control(lab, next, ui);
+  mask_control(lab, next, ui);
+  matrices(lab, next, ui);
+}
 
+void shape_control(const lab::Lab& lab, lab::State& next, Memory&) {
+  const lab::State& s = lab.state();
   section(N_("Shape"));
   int kind = int(s.kind);
   input::next_item(input::ItemKind::radio);
@@ -112,7 +113,10 @@ void inputs(const lab::Lab& lab, lab::State& next, Memory& ui) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
   input::next_item(input::ItemKind::input, tr("seed"));
   if (ImGui::InputInt(tr("seed"), &seed)) next.seed = std::uint32_t(std::max(seed, 0));
+}
 
+void scale_control(const lab::Lab& lab, lab::State& next, Memory&) {
+  const lab::State& s = lab.state();
   section(N_("Scale"));
   const char* scales[] = {"1/√d_k", tr("none"), "1/d_k", tr("custom")};
   int sc = int(s.scale);
@@ -124,7 +128,10 @@ void inputs(const lab::Lab& lab, lab::State& next, Memory& ui) {
     input::next_item(input::ItemKind::input, tr("custom"));
     ImGui::InputFloat("##custom", &next.custom_scale, 0, 0, "%.4g");
   }
+}
 
+void mask_control(const lab::Lab& lab, lab::State& next, Memory& ui) {
+  const lab::State& s = lab.state();
   section(N_("Mask"));
   const char* causal[] = {tr("no causal mask"), tr("causal (j ≤ i)"), tr("causal, bottom-right")};
   int ca = int(s.causal);
@@ -147,16 +154,20 @@ void inputs(const lab::Lab& lab, lab::State& next, Memory& ui) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
     ImGui::SliderInt(tr("shown"), &next.batch, 0, s.batches() - 1);
   }
-  ImGui::Checkbox(tr("paint: click cells of stage 3"), &ui.paint_mask);
+  ImGui::Checkbox(device_hint(ui, N_("paint: click cells of stage 3"), N_("paint: tap cells of stage 3")), &ui.paint_mask);
   if (!s.blocked.empty() && ImGui::SmallButton(tr("clear painted cells"))) next.blocked.clear();
+}
 
+void matrices(const lab::Lab& lab, lab::State& next, Memory& ui) {
+  const lab::State& s = lab.state();
   section(N_("Inputs"));
   if (s.kind == lab::Attention::self) {
     ImGui::Checkbox(tr("projections W_Q, W_K, W_V"), &next.project);
     if (s.projected()) size_input("d_model", next.dmodel, 1, lab::Limits::max_d);
   }
   ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
-  ImGui::TextWrapped("%s", tr("drag a cell; double-click to type"));  // two lines in Spanish
+  // Two lines in Spanish.
+  ImGui::TextWrapped("%s", device_hint(ui, N_("drag a cell; double-click to type"), N_("drag a cell; double-tap to type")));
   ImGui::PopStyleColor();
   seed_button(next);
   if (s.projected()) {

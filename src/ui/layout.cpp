@@ -10,14 +10,35 @@
 
 namespace ui {
 
+namespace {
+constexpr float kMaxFigureWidth = 1400;  // CSS pixels: a wider column centres the figure
+}  // namespace
+
+const char* device_hint(const Memory& ui, const char* pointer, const char* touch) {
+  return tr(ui.touch_screen ? touch : pointer);
+}
+
 lab::State draw(const lab::Lab& lab, Memory& ui) {
   lab::State next = lab.state();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const ImGuiWindowFlags window = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  if (!lab.state().figure.empty()) {
+    // A figure is as tall as its parts (the page sizes the canvas to ui.figure_height): it
+    // never scrolls, and its width never depends on its height.
+    const float width = std::min(vp->Size.x, kMaxFigureWidth * ImGui::GetFontSize() / 16.0f);
+    ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + (vp->Size.x - width) / 2, vp->Pos.y));
+    ImGui::SetNextWindowSize(ImVec2(width, vp->Size.y));
+    ImGui::Begin("Attention Lab", nullptr, window | ImGuiWindowFlags_NoScrollWithMouse);
+    figure_mode(lab, next, ui);
+    keyboard(lab, next, ui);
+    ImGui::End();
+    return next;
+  }
+  ui.figure_height = 0;
   ImGui::SetNextWindowPos(vp->Pos);
   ImGui::SetNextWindowSize(vp->Size);
-  ImGui::Begin("Attention Lab", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                   ImGuiWindowFlags_NoBringToFrontOnFocus);
+  ImGui::Begin("Attention Lab", nullptr, window);
   header(lab, next, ui);
   ImGui::Spacing();
 

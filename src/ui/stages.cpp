@@ -45,50 +45,35 @@ const char* stage_title(lab::Step step) {
   return tr(titles[int(step)]);
 }
 
-void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height) {
+float stage_card_height(const lab::Lab& lab, float width) {
   const lab::State& s = lab.state();
   const float scale = ImGui::GetFontSize() / 16.0f;
-  const float avail = ImGui::GetContentRegionAvail().x;
-  // Three cards per row on a wide screen, two or one when narrow; the current stage first
-  // catches the eye through its accent border, later stages are dimmed until reached.
-  const int per_row = avail > 900 * scale ? 3 : avail > 520 * scale ? 2 : 1;
-  // The five cards of steps 1 to 5 (step 0 has a screen of its own: projections()), and for
-  // loaded data with several heads a sixth, every head's weights.
-  const bool heads = lab::loaded_head_count(s) > 1;
-  const int first = int(lab::Step::scores), cards = lab::kStepCount - first + (heads ? 1 : 0);
-  const int rows = (cards + per_row - 1) / per_row;
-  const float gap = ImGui::GetStyle().ItemSpacing.x;
-  const float card_w = (avail - gap * (per_row - 1)) / per_row;
-  float card_h = std::max((height - gap * (rows - 1)) / rows, 150 * scale);
-  if (height <= 0) {
-    // A scrolling column (a narrow embed): each card as tall as its matrix needs.
-    const float cols = float(std::max(s.nk, s.dv)), line = ImGui::GetTextLineHeightWithSpacing();
-    const float cell = std::min((card_w - 80 * scale) / cols, 56 * scale);
-    card_h = std::clamp(cell * float(s.nq) + 4.8f * line, 150 * scale, 560 * scale);
-  }
+  const float cols = float(std::max(s.nk, s.dv)), line = ImGui::GetTextLineHeightWithSpacing();
+  const float cell = std::min((width - 80 * scale) / cols, 56 * scale);
+  return std::clamp(cell * float(s.nq) + 4.8f * line, 150 * scale, 560 * scale);
+}
 
-  for (int i = first; i < lab::kStepCount; ++i) {
-    const auto step = lab::Step(i);
-    const bool current = step == s.step, reached = i <= int(s.step);
-    if ((i - first) % per_row) ImGui::SameLine(0, gap);
-    ImGui::PushStyleColor(ImGuiCol_Border, current ? palette().accent : palette().card_border);
-    ImGui::PushStyleVar(ImGuiStyleVar_ChildBorderSize, current ? 2.0f * scale : 1.0f * scale);
-    ImGui::BeginChild(lab::step_name(step), ImVec2(card_w, card_h), true,  // an id that no language changes
-                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    ImGui::PushFont(fonts().heading);
-    ImGui::TextColored(reached ? ImGui::GetStyleColorVec4(ImGuiCol_Text) : palette().muted_text, "%d  %s", i,
-                       stage_title(step));
-    ImGui::PopFont();
-    if (ImGui::IsItemClicked()) next.step = step;
-    if (i >= first_hidden_step(lab)) {
-      ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
-      ImGui::TextWrapped("%s", tr(kHiddenUntilAnswered));
-      ImGui::PopStyleColor();
-      ImGui::EndChild();
-      ImGui::PopStyleVar();
-      ImGui::PopStyleColor();
-      continue;
-    }
+void stage_card(const lab::Lab& lab, lab::State& next, Memory& ui, lab::Step step, ImVec2 size) {
+  const lab::State& s = lab.state();
+  const float scale = ImGui::GetFontSize() / 16.0f;
+  const int i = int(step);
+  // The current stage catches the eye through its accent border; later stages are dimmed
+  // until reached.
+  const bool current = step == s.step, reached = i <= int(s.step);
+  ImGui::PushStyleColor(ImGuiCol_Border, current ? palette().accent : palette().card_border);
+  ImGui::PushStyleVar(ImGuiStyleVar_ChildBorderSize, current ? 2.0f * scale : 1.0f * scale);
+  ImGui::BeginChild(lab::step_name(step), size, true,  // an id that no language changes
+                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  ImGui::PushFont(fonts().heading);
+  ImGui::TextColored(reached ? ImGui::GetStyleColorVec4(ImGuiCol_Text) : palette().muted_text, "%d  %s", i,
+                     stage_title(step));
+  ImGui::PopFont();
+  if (ImGui::IsItemClicked()) next.step = step;
+  if (i >= first_hidden_step(lab)) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
+    ImGui::TextWrapped("%s", tr(kHiddenUntilAnswered));
+    ImGui::PopStyleColor();
+  } else {
     const Stage st = stage_data(lab, step);
     HeatmapSpec spec;
     spec.values = st.values;
@@ -122,9 +107,30 @@ void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height) {
         else next.blocked.erase(it);
       }
     }
-    ImGui::EndChild();
-    ImGui::PopStyleVar();
-    ImGui::PopStyleColor();
+  }
+  ImGui::EndChild();
+  ImGui::PopStyleVar();
+  ImGui::PopStyleColor();
+}
+
+void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height) {
+  const lab::State& s = lab.state();
+  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  // Three cards per row on a wide screen, two or one when narrow.
+  const int per_row = avail > 900 * scale ? 3 : avail > 520 * scale ? 2 : 1;
+  // The five cards of steps 1 to 5 (step 0 has a screen of its own: projections()), and for
+  // loaded data with several heads a sixth, every head's weights.
+  const bool heads = lab::loaded_head_count(s) > 1;
+  const int first = int(lab::Step::scores), cards = lab::kStepCount - first + (heads ? 1 : 0);
+  const int rows = (cards + per_row - 1) / per_row;
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float card_w = (avail - gap * (per_row - 1)) / per_row;
+  // In a scrolling column (a narrow embed, height 0) each card is as tall as its matrix needs.
+  const float card_h = height > 0 ? std::max((height - gap * (rows - 1)) / rows, 150 * scale) : stage_card_height(lab, card_w);
+  for (int i = first; i < lab::kStepCount; ++i) {
+    if ((i - first) % per_row) ImGui::SameLine(0, gap);
+    stage_card(lab, next, ui, lab::Step(i), ImVec2(card_w, card_h));
   }
   if (heads) {
     if ((cards - 1) % per_row) ImGui::SameLine(0, gap);

@@ -70,21 +70,46 @@ struct Memory {
   std::string practice_answer;
   bool practice_next_requested = false;
   std::string practice_error;
+  // Figure mode (the link's `figure`, figure_mode.cpp): the content height each card part
+  // needed when last drawn (ImGui 1.86's child windows do not size themselves), the whole
+  // figure's height in the last frame (0: not a figure), the experiment view's part being
+  // drawn ("": all of it), and how the platform opens the full lab at a fragment.
+  std::map<std::string, float> part_heights;
+  float figure_height = 0;
+  std::string section;
+  std::function<void(const std::string&)> open_lab;
 };
 
 // One frame: every panel laid out in the window. Returns the next state.
 lab::State draw(const lab::Lab& lab, Memory& ui);
 
+// A hint for the device in hand: what to do with a mouse and keys, or with a finger
+// (ui.touch_screen), both messages (translated here).
+const char* device_hint(const Memory& ui, const char* pointer, const char* touch);
+
 // [SECTION] panels (each in its own file)
 void header(const lab::Lab& lab, lab::State& next, Memory& ui);
+// The header's parts a figure may show alone: Previous / Play / Next and the step chips; the
+// notes about ignored link values (dismissible).
+void stepper(const lab::State& s, lab::State& next, Memory& ui);
+void link_notes(Memory& ui);
+// Figure mode (figure_mode.cpp): only the parts the state's `figure` names, laid out to the
+// width, no scrolling; sets ui.figure_height.
+void figure_mode(const lab::Lab& lab, lab::State& next, Memory& ui);
 // `height` is the room for all cards; 0 sizes each card to its matrix (in a scrolling column).
 void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height);
+// One stage's card (steps 1 to 5) of the given size, and the height its matrix needs at `width`
+// in a column that scrolls or sizes itself.
+void stage_card(const lab::Lab& lab, lab::State& next, Memory& ui, lab::Step step, ImVec2 size);
+float stage_card_height(const lab::Lab& lab, float width);
 // Loaded data with several heads (heads_card.cpp): every head's weights as small maps, and the
 // shown head's selector; a card beside the stages.
 void heads_card(const lab::Lab& lab, lab::State& next, Memory& ui);
 // view=compare: the attention weights under each compared scale, side by side.
 void compare_scales(const lab::Lab& lab, lab::State& next, Memory& ui, float height);
 void arithmetic(const lab::Lab& lab, lab::State& next, Memory& ui);
+// The selected query as a drop-down, with the hint of how else to choose it.
+void query_picker(const lab::Lab& lab, lab::State& next, Memory& ui);
 // Step 0 (projections.cpp): X and the projections W_Q, W_K, W_V making Q, K, V.
 void projections(const lab::Lab& lab, lab::State& next, Memory& ui, float height);
 // With d_k = 2 (geometry.cpp): the queries and keys as arrows in the plane, the selected
@@ -93,6 +118,11 @@ void geometry(const lab::Lab& lab, lab::State& next, Memory& ui);
 // The experiment views (src/ui/experiments/): the one lab.state().view names.
 void experiment(const lab::Lab& lab, lab::State& next, Memory& ui);
 void inputs(const lab::Lab& lab, lab::State& next, Memory& ui);
+// The inputs panel's sections, each a figure's part of its own.
+void shape_control(const lab::Lab& lab, lab::State& next, Memory& ui);
+void scale_control(const lab::Lab& lab, lab::State& next, Memory& ui);
+void mask_control(const lab::Lab& lab, lab::State& next, Memory& ui);
+void matrices(const lab::Lab& lab, lab::State& next, Memory& ui);
 // mode=practice (practice.cpp): the question, its answer field or choices, the verdict with
 // the arithmetic, and the session's score.
 void practice(const lab::Lab& lab, lab::State& next, Memory& ui);

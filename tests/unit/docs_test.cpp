@@ -5,12 +5,14 @@
 // key that no parser reads.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 
 #include "contract.h"
+#include "figure_parts.h"
 #include "state.h"
 #include "test_data.h"
 
@@ -51,6 +53,34 @@ TEST(Docs, EmbedDocumentsEveryStateKeyAndNoOther) {
   const std::set<std::string> doc = documented("embed.md", "## State keys");
   EXPECT_EQ(missing(read, doc), "") << "keys the state parser reads that docs/embed.md does not document";
   EXPECT_EQ(missing(doc, read), "") << "keys docs/embed.md documents that the state parser does not read";
+}
+
+// docs/embed.md's table of figure parts: one row per view, "| `view` | `part`, `part`, … |",
+// naming exactly the parts lab::figure_parts gives that view, in its order.
+TEST(Docs, EmbedDocumentsEveryViewsFigureParts) {
+  std::istringstream doc(testing_ref::read_file(std::string(ATTN_DOCS_DIR) + "/embed.md"));
+  std::map<std::string, std::vector<std::string>> rows;
+  bool figures = false, inside = false;
+  const std::regex quoted("`([^`]+)`");
+  for (std::string line; std::getline(doc, line);) {
+    if (line.rfind("## ", 0) == 0) {
+      figures = line == "## Figures";
+      inside = false;
+    }
+    if (line.rfind("### ", 0) == 0) inside = figures && line == "### The parts of each view";
+    if (!inside || line.rfind("| `", 0) != 0) continue;
+    const std::size_t second = line.find('|', 1), third = line.find('|', second + 1);
+    std::smatch view;
+    const std::string first = line.substr(1, second - 1), parts = line.substr(second + 1, third - second - 1);
+    if (!std::regex_search(first, view, quoted)) continue;
+    for (std::sregex_iterator m(parts.begin(), parts.end(), quoted), end; m != end; ++m) rows[view[1]].push_back((*m)[1]);
+  }
+  for (const lab::ViewRow& v : lab::kViews) {
+    std::vector<std::string> parts;
+    for (std::string_view p : lab::figure_parts(v.view)) parts.emplace_back(p);
+    EXPECT_EQ(rows[v.name], parts) << "docs/embed.md's figure parts of view=" << v.name;
+  }
+  EXPECT_EQ(rows.size(), lab::kViewCount) << "a row for a view that does not exist";
 }
 
 TEST(Docs, ContractDocumentsEveryRequestFieldAndNoOther) {

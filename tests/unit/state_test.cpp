@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "figure_parts.h"
 #include "i18n.h"
 #include "state.h"
 
@@ -64,6 +65,7 @@ TEST(StateFragment, EveryKeyRoundTripsThroughALink) {
       {"lang", "lang=es", "lang=es"},
       {"ui", "ui=compact", "ui=compact"},
       {"mode", "mode=practice", "mode=practice"},
+      {"figure", "figure=softmax,arithmetic", "figure=softmax,arithmetic"},
       {"mult", "mult=2.5", "mult=2.5"},
       {"row", "row=3", "row=3"},
       {"pitfall", "pitfall=fill_zero", "pitfall=fill_zero"},
@@ -103,6 +105,87 @@ TEST(StateFragment, EveryKeyRoundTripsThroughALink) {
   ASSERT_EQ(head.notes.size(), 1u);
   EXPECT_NE(head.notes[0].find("loaded data with several heads"), std::string::npos) << head.notes[0];
   EXPECT_EQ(head.state.query, 1);
+}
+
+// [figure] An embedded figure's parts: the final view's, in the link's order, each once.
+TEST(StateFigure, PartsAreTheViewsInTheLinksOrder) {
+  const auto r = lab::parse_fragment("figure=arithmetic,softmax,arithmetic,&step=softmax", defaults());
+  EXPECT_TRUE(r.notes.empty()) << r.notes.front();
+  EXPECT_EQ(r.state.figure, (std::vector<std::string>{"arithmetic", "softmax"}));
+  EXPECT_EQ(lab::to_fragment(r.state), "preset=causal-3x2&step=softmax&figure=arithmetic,softmax");
+  // Empty: the whole lab, and a link without the key.
+  const auto whole = lab::parse_fragment("figure=", r.state, true);
+  EXPECT_TRUE(whole.state.figure.empty());
+  EXPECT_EQ(lab::to_fragment(whole.state).find("figure"), std::string::npos);
+}
+
+// The view decides which parts exist, wherever `view` stands in the link.
+TEST(StateFigure, TheFinalViewsPartsWhereverTheViewIsWritten) {
+  for (const char* link : {"figure=controls,histograms&view=scaling", "view=scaling&figure=controls,histograms"}) {
+    const auto r = lab::parse_fragment(link, defaults());
+    EXPECT_TRUE(r.notes.empty()) << link << ": " << r.notes.front();
+    EXPECT_EQ(r.state.figure, (std::vector<std::string>{"controls", "histograms"})) << link;
+  }
+  // Every view has its header, an experiment its whole body, and no view another's cards.
+  for (const lab::ViewRow& v : lab::kViews) {
+    EXPECT_TRUE(lab::is_figure_part(v.view, "header")) << v.name;
+    EXPECT_EQ(lab::is_figure_part(v.view, "view"), v.view != lab::View::walkthrough) << v.name;
+  }
+  EXPECT_FALSE(lab::is_figure_part(lab::View::scaling, "softmax"));
+  EXPECT_FALSE(lab::is_figure_part(lab::View::walkthrough, "histograms"));
+  EXPECT_TRUE(lab::is_figure_part(lab::View::walkthrough, "scale-control"));
+}
+
+// A part the view does not have (a misspelling, another view's) is ignored with one note that
+// names it and the view's parts; the rest of the figure applies.
+TEST(StateFigure, UnknownPartsAreIgnoredWithANoteNamingThem) {
+  const auto r = lab::parse_fragment("figure=softmax,sofmax,histograms,arithmetic&query=1", defaults());
+  EXPECT_EQ(r.state.figure, (std::vector<std::string>{"softmax", "arithmetic"}));
+  EXPECT_EQ(r.state.query, 1);
+  ASSERT_EQ(r.notes.size(), 1u);
+  std::string parts;
+  for (std::string_view p : lab::figure_parts(lab::View::walkthrough)) parts += std::string(parts.empty() ? "" : ", ") + std::string(p);
+  parts.replace(parts.rfind(", "), 2, " or ");
+  EXPECT_EQ(r.notes[0], "ignored figure=sofmax,histograms: view=walkthrough has no such part (its parts are " + parts + ")");
+  // In the reader's language.
+  i18n::set_language(i18n::Lang::es);
+  const auto es = lab::parse_fragment("view=cost&figure=plots,softmax", defaults());
+  i18n::set_language(i18n::Lang::en);
+  ASSERT_EQ(es.notes.size(), 1u);
+  EXPECT_EQ(es.notes[0].rfind("se ignora figure=softmax: view=cost no tiene esa parte (sus partes son header, view,", 0), 0u)
+      << es.notes[0];
+  EXPECT_EQ(es.state.figure, (std::vector<std::string>{"plots"}));
+}
+
+// A value that is no list of part names is refused whole: too many names, or a name too long
+// to be one (it would be echoed in a note).
+TEST(StateFigure, ValuesThatAreNoFigureAreRefused) {
+  std::string many = "softmax";
+  for (int i = 0; i < 16; ++i) many += ",arithmetic";
+  const std::string long_name(40, 'a');
+  for (const std::string& value : {many, long_name}) {
+    const auto r = lab::parse_fragment("figure=" + value + "&step=mask", defaults());
+    ASSERT_EQ(r.notes.size(), 1u) << value;
+    EXPECT_NE(r.notes[0].find("expected at most 16 part names separated by commas"), std::string::npos) << r.notes[0];
+    EXPECT_TRUE(r.state.figure.empty());
+    EXPECT_EQ(r.state.step, lab::Step::mask);
+  }
+}
+
+// A figure is how the state is shown: a preset (a link's, the inputs' menu, setState) keeps
+// it, as it keeps the theme; a new view keeps the parts it has.
+TEST(StateFigure, APresetKeepsTheFigureAndANewViewItsParts) {
+  const lab::State figure = lab::parse_fragment("figure=header,softmax&theme=dark", defaults()).state;
+  const auto r = lab::parse_fragment("preset=random", figure, true);
+  EXPECT_TRUE(r.notes.empty());
+  EXPECT_EQ(r.state.preset, "random");
+  EXPECT_EQ(r.state.figure, figure.figure);
+  EXPECT_EQ(lab::preset_for(*lab::find_preset("cross"), figure).figure, figure.figure);
+  EXPECT_EQ(lab::preset_for(*lab::find_preset("cross"), figure).theme, lab::Theme::dark);
+  const auto moved = lab::parse_fragment("view=scaling", figure, true);
+  EXPECT_EQ(moved.state.figure, (std::vector<std::string>{"header"}));
+  ASSERT_EQ(moved.notes.size(), 1u);
+  EXPECT_EQ(moved.notes[0].rfind("ignored figure=softmax: view=scaling has no such part", 0), 0u) << moved.notes[0];
 }
 
 // The note on a fitted value is in the reader's language, whichever view fitted it.

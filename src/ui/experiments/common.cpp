@@ -4,9 +4,11 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 
 #include "explain.h"
+#include "figure_parts.h"
 #include "i18n.h"
 #include "theme.h"
 
@@ -42,6 +44,13 @@ void experiment(const lab::Lab& lab, lab::State& next, Memory& ui) {
 namespace views {
 
 // [SECTION] shared pieces
+
+void sections(const lab::Lab& lab, const Memory& ui, std::initializer_list<Section> list) {
+  for (const Section& section : list) {
+    assert(lab::is_figure_part(lab.state().view, section.part));  // named in the one table of parts
+    if (ui.section.empty() || ui.section == section.part) section.draw();
+  }
+}
 
 void heading(const char* title) {
   ImGui::PushFont(fonts().heading);

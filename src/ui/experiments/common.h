@@ -24,6 +24,14 @@ void cost(const lab::Lab& lab, lab::State& next, Memory& ui);
 void train(const lab::Lab& lab, lab::State& next, Memory& ui);
 
 // [SECTION] shared pieces
+// A view's parts (lab::figure_parts, a figure's `figure=…`), each drawn by its function: all of
+// them, in this order, in the full lab and for a figure's `view` part; in a figure, only the
+// part being drawn (ui.section).
+struct Section {
+  const char* part;
+  std::function<void()> draw;
+};
+void sections(const lab::Lab& lab, const Memory& ui, std::initializer_list<Section> list);
 void heading(const char* title);
 void notice(const char* text);  // what the student should notice, in the muted colour
 // Puts the next control, `field` wide and labelled `label`, beside the last one where the line

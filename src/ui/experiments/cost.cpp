@@ -132,17 +132,8 @@ void table(const experiments::CostData& d) {
   ImGui::EndTable();
 }
 
-}  // namespace
-
-void cost(const lab::Lab& lab, lab::State& next, Memory& ui) {
-  const experiments::CostData& d = *lab.experiment().get<experiments::CostData>();
-  heading(tr("The cost of attention, measured"));
-  notice(tr("Both kernels compute softmax(QKᵀ/√d_k)V for one head, d_k = d_v = 64, on this machine. The reference "
-            "writes every n × n intermediate (scores, scaled, mask, masked, exponentials, weights); the tiled kernel "
-            "streams the keys through an online softmax and never holds one. Both do about 4n²d_k FLOPs: doubling n "
-            "quadruples the work."));
-  controls(d, lab.state(), next, ui);
-
+// The four plots: time, achieved rate, memory and arithmetic intensity as n grows.
+void plots(const experiments::CostData& d) {
   const std::vector<double> n = doubles(d.sizes), mem_n = doubles(d.memory_n);
   const double n0 = n.front(), n1 = n.back();
   Grid grid(4, 420);
@@ -217,12 +208,30 @@ void cost(const lab::Lab& lab, lab::State& next, Memory& ui) {
             tr("QKᵀ: 2n²d_k FLOPs over 4(2nd_k + n²) bytes = nd_k / (2(2d_k + n)), at most d_k/2 = 32. The softmax "
                "passes over n × n matrices do a few FLOPs per 8 bytes: far below the balance."),
             intensity, ai);
+}
 
-  table(d);
-  notice(tr("Flash attention does the same FLOPs as the reference; it moves fewer bytes and holds no n × n matrix, so "
-            "its memory stays flat while the reference's grows as n² until it no longer fits. (The lesson's seed "
-            "writes the intensity of QKᵀ as T·d_k / (4(d_k + T)); its own byte count gives T·d_k / (2(2d_k + T)), "
-            "which tends to d_k/2, not d_k/4.)"));
+}  // namespace
+
+void cost(const lab::Lab& lab, lab::State& next, Memory& ui) {
+  const experiments::CostData& d = *lab.experiment().get<experiments::CostData>();
+  sections(lab, ui, {
+      {"intro", [&] {
+         heading(tr("The cost of attention, measured"));
+         notice(tr("Both kernels compute softmax(QKᵀ/√d_k)V for one head, d_k = d_v = 64, on this machine. The "
+                   "reference writes every n × n intermediate (scores, scaled, mask, masked, exponentials, weights); "
+                   "the tiled kernel streams the keys through an online softmax and never holds one. Both do about "
+                   "4n²d_k FLOPs: doubling n quadruples the work."));
+       }},
+      {"controls", [&] { controls(d, lab.state(), next, ui); }},
+      {"plots", [&] { plots(d); }},
+      {"table", [&] {
+         table(d);
+         notice(tr("Flash attention does the same FLOPs as the reference; it moves fewer bytes and holds no n × n "
+                   "matrix, so its memory stays flat while the reference's grows as n² until it no longer fits. (The "
+                   "lesson's seed writes the intensity of QKᵀ as T·d_k / (4(d_k + T)); its own byte count gives "
+                   "T·d_k / (2(2d_k + T)), which tends to d_k/2, not d_k/4.)"));
+       }},
+  });
 }
 
 }  // namespace ui::views

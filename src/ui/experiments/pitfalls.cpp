@@ -35,66 +35,74 @@ constexpr Mistake kMistakes[] = {
 
 void pitfalls(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const experiments::PitfallsData& d = *lab.experiment().get<experiments::PitfallsData>();
-  heading(tr("Pitfalls: the wrong result beside the right one"));
-  notice(tr("Right: causal self-attention, scale 1/√d_k, −∞ for blocked keys, the stable softmax. Each switch changes "
-            "one of these; the difference map shows exactly which weights move."));
   const Mistake* shown = &kMistakes[0];
-  for (const Mistake& m : kMistakes) {
-    if (&m != kMistakes &&
-        ImGui::GetItemRectMax().x + ImGui::CalcTextSize(tr(m.label)).x + 60 * ImGui::GetFontSize() / 16 <
-            ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
-      ImGui::SameLine();
-    input::next_item(input::ItemKind::radio);
-    const bool chosen = lab::name_of(lab.state().pitfall) == std::string_view(m.name);
-    if (ImGui::RadioButton(tr(m.label), chosen)) lab::parse_name(m.name, next.pitfall);
-    if (chosen) shown = &m;
-  }
+  for (const Mistake& m : kMistakes)
+    if (lab::name_of(lab.state().pitfall) == std::string_view(m.name)) shown = &m;
   const experiments::PitfallCase* c = nullptr;
   for (const experiments::PitfallCase& candidate : d.cases)
     if (candidate.name == shown->name) c = &candidate;
   if (!c) return;
-
-  float future = 0;
-  for (float f : c->future_weight) future += std::isnan(f) ? 0 : f;
-  ImGui::TextWrapped(tr("%s  Weight on future keys, summed over queries: %s; rows with NaN: %d."), tr(shown->lesson),
-                     num(future).c_str(), c->nan_rows);
-
-  const float scale = ImGui::GetFontSize() / 16.0f;
-  Grid grid(3, 260);
-  const float h = std::max(grid.width() * 0.9f, 230 * scale) / scale;
-  const struct {
-    const char* id;
-    const char* title;
-    const char* caption;
-    const attn::Matrix* values;
-  } cards[] = {
-      {"right", N_("Right"), N_("weights with every safeguard"), &c->weights_right},
-      {"wrong", N_("Wrong"), N_("weights with the mistake"), &c->weights_wrong},
-      {"difference", N_("Wrong − right"), N_("red: more weight, blue: less"), &c->weights_difference},
-  };
-  for (const auto& card : cards) {
-    grid.begin(card.id, card_height(h, 2));
-    MapSpec spec;
-    spec.title = tr(card.title);
-    spec.caption = tr(card.caption);
-    spec.values = card.values;
-    spec.diverging = card.values == &c->weights_difference;
-    spec.rows = indexed("q");
-    spec.cols = indexed("k");
-    map(ui, lab, card.id, spec);
-    grid.end();
-  }
-
-  // What each query sees of the future under the mistake (0 while the causal mask holds).
-  std::vector<double> queries, seen;
-  for (std::size_t i = 0; i < c->future_weight.size(); ++i) queries.push_back(double(i)), seen.push_back(c->future_weight[i]);
-  Grid bottom(1, 300);
-  PlotSpec spec;
-  spec.x_label = tr("query");
-  spec.y_label = "Σ_{j > i} a_ij";
-  spec.y_max = 1;
-  plot_card(bottom, "future", card_height(200, 1), tr("Weight each query puts on keys after it (wrong result)"), "", spec,
-            {{tr("weight on the future"), queries, seen, PlotSeries::Style::bars, 4}});
+  sections(lab, ui, {
+      {"intro", [&] {
+         heading(tr("Pitfalls: the wrong result beside the right one"));
+         notice(tr("Right: causal self-attention, scale 1/√d_k, −∞ for blocked keys, the stable softmax. Each switch "
+                   "changes one of these; the difference map shows exactly which weights move."));
+       }},
+      {"controls", [&] {
+         for (const Mistake& m : kMistakes) {
+           if (&m != kMistakes &&
+               ImGui::GetItemRectMax().x + ImGui::CalcTextSize(tr(m.label)).x + 60 * ImGui::GetFontSize() / 16 <
+                   ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+             ImGui::SameLine();
+           input::next_item(input::ItemKind::radio);
+           if (ImGui::RadioButton(tr(m.label), &m == shown)) lab::parse_name(m.name, next.pitfall);
+         }
+         float future = 0;
+         for (float f : c->future_weight) future += std::isnan(f) ? 0 : f;
+         ImGui::TextWrapped(tr("%s  Weight on future keys, summed over queries: %s; rows with NaN: %d."),
+                            tr(shown->lesson), num(future).c_str(), c->nan_rows);
+       }},
+      {"maps", [&] {
+         const float scale = ImGui::GetFontSize() / 16.0f;
+         Grid grid(3, 260);
+         const float h = std::max(grid.width() * 0.9f, 230 * scale) / scale;
+         const struct {
+           const char* id;
+           const char* title;
+           const char* caption;
+           const attn::Matrix* values;
+         } cards[] = {
+             {"right", N_("Right"), N_("weights with every safeguard"), &c->weights_right},
+             {"wrong", N_("Wrong"), N_("weights with the mistake"), &c->weights_wrong},
+             {"difference", N_("Wrong − right"), N_("red: more weight, blue: less"), &c->weights_difference},
+         };
+         for (const auto& card : cards) {
+           grid.begin(card.id, card_height(h, 2));
+           MapSpec spec;
+           spec.title = tr(card.title);
+           spec.caption = tr(card.caption);
+           spec.values = card.values;
+           spec.diverging = card.values == &c->weights_difference;
+           spec.rows = indexed("q");
+           spec.cols = indexed("k");
+           map(ui, lab, card.id, spec);
+           grid.end();
+         }
+       }},
+      {"future", [&] {
+         // What each query sees of the future under the mistake (0 while the causal mask holds).
+         std::vector<double> queries, seen;
+         for (std::size_t i = 0; i < c->future_weight.size(); ++i)
+           queries.push_back(double(i)), seen.push_back(c->future_weight[i]);
+         Grid bottom(1, 300);
+         PlotSpec spec;
+         spec.x_label = tr("query");
+         spec.y_label = "Σ_{j > i} a_ij";
+         spec.y_max = 1;
+         plot_card(bottom, "future", card_height(200, 1), tr("Weight each query puts on keys after it (wrong result)"),
+                   "", spec, {{tr("weight on the future"), queries, seen, PlotSeries::Style::bars, 4}});
+       }},
+  });
 }
 
 }  // namespace ui::views

@@ -28,66 +28,78 @@ void histogram_card(Grid& grid, const char* id, const char* title, const experim
 
 }  // namespace
 
-void scaling(const lab::Lab& lab, lab::State& next, Memory&) {
+void scaling(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const experiments::ScalingData& d = *lab.experiment().get<experiments::ScalingData>();
-  heading(tr("Why the scores are divided by √d_k"));
-  notice(tr("With unit-variance entries, q·k spreads wider as d_k grows, and the softmax of wide scores picks one key. "
-            "Dividing by √d_k keeps the spread at 1 for every d_k; dividing by d_k overshoots and flattens the weights."));
-  int dk = d.dk;
-  // The slider leaves room for its label; the note goes beside it where a dozen characters'
-  // width is left (else each character would wrap onto a line of its own), below it on a phone.
-  const float label_w = ImGui::CalcTextSize("d_k").x + ImGui::GetStyle().ItemInnerSpacing.x;
-  ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x - label_w, 360 * ImGui::GetFontSize() / 16));
-  if (ImGui::SliderInt("d_k", &dk, 1, experiments::kScalingMaxDk, "%d", ImGuiSliderFlags_Logarithmic)) next.dk = dk;
-  beside_if_room(12 * ImGui::GetFontSize(), "");
-  ImGui::PushTextWrapPos(0.0f);  // wrapped at the window's edge rather than clipped
-  ImGui::TextDisabled(tr("%d × %d scores of N(0, 1) vectors, seed %u"), d.queries, d.keys, d.seed);
-  ImGui::PopTextWrapPos();
-
-  Grid hist(2, 380);
-  const float h1 = card_height(230, 2);
-  histogram_card(hist, "raw", tr("q·k before scaling"), d.raw,
-                 i18n::format(tr("measured variance %s; the argument predicts d_k = %d"), num(float(d.variance_raw)).c_str(), d.dk),
-                 "N(0, d_k)", "q·k", h1);
-  histogram_card(hist, "scaled", "q·k / √d_k", d.scaled,
-                 i18n::format(tr("measured variance %s; the argument predicts 1"), num(float(d.variance_scaled)).c_str()),
-                 "N(0, 1)", "q·k / √d_k", h1);
-
-  // Query 0's weights under each scale: one peak, a spread, or a flat line.
-  Grid weights(3, 260);
-  std::vector<double> keys(d.scales[0].sample_weights.size());
-  for (std::size_t j = 0; j < keys.size(); ++j) keys[j] = double(j);
-  for (int m = 0; m < 3; ++m) {
-    const experiments::ScaleSeries& s = d.scales[std::size_t(m)];
-    const float top = *std::max_element(s.sample_weights.begin(), s.sample_weights.end());
-    PlotSpec spec;
-    spec.x_label = tr("key");
-    spec.y_label = tr("weight");
-    plot_card(weights, s.name.c_str(), card_height(170, 2), tr(kScaleLabels[m]),
-              i18n::format(tr("scale %s; query 0's largest weight %s"), num(s.scale).c_str(), num(top).c_str()), spec,
-              {{tr("query 0's weights"), keys, doubles(s.sample_weights), PlotSeries::Style::bars, m}});
-  }
-
-  // As d_k grows: entropy and the largest weight, averaged over query rows.
-  Grid sweep(2, 380);
-  const std::vector<double> x = doubles(d.sweep_dk);
-  const std::vector<PlotMarker> here{{double(d.dk), "d_k = " + std::to_string(d.dk), 7}};
-  PlotSpec spec;
-  spec.x_label = "d_k";
-  spec.log_x = spec.log2_x = true;
-  std::vector<PlotSeries> entropy, top;
-  for (int m = 0; m < 3; ++m) {
-    entropy.push_back({tr(kScaleLabels[m]), x, d.scales[std::size_t(m)].entropy, PlotSeries::Style::line, m, true});
-    top.push_back({tr(kScaleLabels[m]), x, d.scales[std::size_t(m)].max_weight, PlotSeries::Style::line, m, true});
-  }
-  entropy.push_back({tr("uniform (ln keys)"), x, std::vector<double>(x.size(), d.uniform_entropy), PlotSeries::Style::dashed, 7});
-  spec.y_label = tr("entropy (nats)");
-  plot_card(sweep, "entropy", card_height(250, 2), tr("Row entropy as d_k grows"),
-            tr("0 nats is one-hot; the dashed line is perfectly uniform."), spec, entropy, here);
-  spec.y_label = tr("largest weight");
-  spec.y_max = 1;
-  plot_card(sweep, "max weight", card_height(250, 2), tr("Largest weight as d_k grows"),
-            tr("1 means the row attends to a single key."), spec, top, here);
+  sections(lab, ui, {
+      {"intro", [&] {
+         heading(tr("Why the scores are divided by √d_k"));
+         notice(tr("With unit-variance entries, q·k spreads wider as d_k grows, and the softmax of wide scores picks "
+                   "one key. Dividing by √d_k keeps the spread at 1 for every d_k; dividing by d_k overshoots and "
+                   "flattens the weights."));
+       }},
+      {"controls", [&] {
+         int dk = d.dk;
+         // The slider leaves room for its label; the note goes beside it where a dozen characters'
+         // width is left (else each character would wrap onto a line of its own), below it on a phone.
+         const float label_w = ImGui::CalcTextSize("d_k").x + ImGui::GetStyle().ItemInnerSpacing.x;
+         ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x - label_w, 360 * ImGui::GetFontSize() / 16));
+         if (ImGui::SliderInt("d_k", &dk, 1, experiments::kScalingMaxDk, "%d", ImGuiSliderFlags_Logarithmic)) next.dk = dk;
+         beside_if_room(12 * ImGui::GetFontSize(), "");
+         ImGui::PushTextWrapPos(0.0f);  // wrapped at the window's edge rather than clipped
+         ImGui::TextDisabled(tr("%d × %d scores of N(0, 1) vectors, seed %u"), d.queries, d.keys, d.seed);
+         ImGui::PopTextWrapPos();
+       }},
+      {"histograms", [&] {
+         Grid hist(2, 380);
+         const float h1 = card_height(230, 2);
+         histogram_card(hist, "raw", tr("q·k before scaling"), d.raw,
+                        i18n::format(tr("measured variance %s; the argument predicts d_k = %d"),
+                                     num(float(d.variance_raw)).c_str(), d.dk),
+                        "N(0, d_k)", "q·k", h1);
+         histogram_card(hist, "scaled", "q·k / √d_k", d.scaled,
+                        i18n::format(tr("measured variance %s; the argument predicts 1"), num(float(d.variance_scaled)).c_str()),
+                        "N(0, 1)", "q·k / √d_k", h1);
+       }},
+      {"weights", [&] {
+         // Query 0's weights under each scale: one peak, a spread, or a flat line.
+         Grid weights(3, 260);
+         std::vector<double> keys(d.scales[0].sample_weights.size());
+         for (std::size_t j = 0; j < keys.size(); ++j) keys[j] = double(j);
+         for (int m = 0; m < 3; ++m) {
+           const experiments::ScaleSeries& s = d.scales[std::size_t(m)];
+           const float top = *std::max_element(s.sample_weights.begin(), s.sample_weights.end());
+           PlotSpec spec;
+           spec.x_label = tr("key");
+           spec.y_label = tr("weight");
+           plot_card(weights, s.name.c_str(), card_height(170, 2), tr(kScaleLabels[m]),
+                     i18n::format(tr("scale %s; query 0's largest weight %s"), num(s.scale).c_str(), num(top).c_str()),
+                     spec, {{tr("query 0's weights"), keys, doubles(s.sample_weights), PlotSeries::Style::bars, m}});
+         }
+       }},
+      {"sweep", [&] {
+         // As d_k grows: entropy and the largest weight, averaged over query rows.
+         Grid sweep(2, 380);
+         const std::vector<double> x = doubles(d.sweep_dk);
+         const std::vector<PlotMarker> here{{double(d.dk), "d_k = " + std::to_string(d.dk), 7}};
+         PlotSpec spec;
+         spec.x_label = "d_k";
+         spec.log_x = spec.log2_x = true;
+         std::vector<PlotSeries> entropy, top;
+         for (int m = 0; m < 3; ++m) {
+           entropy.push_back({tr(kScaleLabels[m]), x, d.scales[std::size_t(m)].entropy, PlotSeries::Style::line, m, true});
+           top.push_back({tr(kScaleLabels[m]), x, d.scales[std::size_t(m)].max_weight, PlotSeries::Style::line, m, true});
+         }
+         entropy.push_back({tr("uniform (ln keys)"), x, std::vector<double>(x.size(), d.uniform_entropy),
+                            PlotSeries::Style::dashed, 7});
+         spec.y_label = tr("entropy (nats)");
+         plot_card(sweep, "entropy", card_height(250, 2), tr("Row entropy as d_k grows"),
+                   tr("0 nats is one-hot; the dashed line is perfectly uniform."), spec, entropy, here);
+         spec.y_label = tr("largest weight");
+         spec.y_max = 1;
+         plot_card(sweep, "max weight", card_height(250, 2), tr("Largest weight as d_k grows"),
+                   tr("1 means the row attends to a single key."), spec, top, here);
+       }},
+  });
 }
 
 }  // namespace ui::views

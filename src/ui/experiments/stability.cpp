@@ -26,79 +26,89 @@ std::string threshold(float x) { return std::isnan(x) ? tr("never") : num(x); }
 
 void stability(const lab::Lab& lab, lab::State&, Memory& ui) {
   const experiments::StabilityData& d = *lab.experiment().get<experiments::StabilityData>();
-  heading(tr("Numerical stability of the softmax"));
-  notice(tr("One row of scores is scaled up until its largest score is the magnitude on the x axis. e^s as written "
-            "overflows to ∞ once s passes ln of the format's largest number, and ∞/∞ is NaN; subtracting the row's "
-            "maximum first keeps every exponential at most 1, in float32 and in float16."));
-
-  const std::vector<double> x = doubles(d.magnitude);
-  const std::vector<PlotMarker> limits{
-      {d.predicted_overflow_float16, "ln 65504 = " + num(d.predicted_overflow_float16), 4},
-      {d.predicted_overflow_float32, "ln FLT_MAX = " + num(d.predicted_overflow_float32), 4}};
-  std::vector<PlotSeries> exps, tops;
-  for (std::size_t i = 0; i < d.series.size(); ++i) {
-    const experiments::SoftmaxSeries& s = d.series[i];
-    const int colour = s.softmax == attn::Softmax::naive ? 1 + int(s.precision == attn::Precision::float16) * 3
-                                                         : 0 + int(s.precision == attn::Precision::float16) * 2;
-    const PlotSeries::Style style = s.softmax == attn::Softmax::naive ? PlotSeries::Style::line : PlotSeries::Style::dashed;
-    exps.push_back({label_of(s), x, doubles(s.largest_exp), style, colour});
-    tops.push_back({label_of(s), x, doubles(s.max_weight), style, colour});
-  }
-  Grid grid(2, 380);
-  const float h = card_height(280, 2);
-  PlotSpec spec;
-  spec.x_label = tr("largest score (magnitude)");
-  spec.y_label = tr("largest e^(…)");
-  spec.log_y = true;
-  plot_card(grid, "exp", h, tr("The row's largest exponential"), tr("Log axis; a line stops where the value is ∞."),
-            spec, exps, limits);
-  spec.y_label = tr("weight");
-  spec.log_y = false;
-  spec.y_max = 1.05;
-  plot_card(grid, "weight", h, tr("The top key's weight"), tr("A line stops where the weight is NaN."), spec, tops,
-            limits);
-
-  // The measured thresholds, beside the formats' limits.
-  if (ImGui::BeginTable("thresholds", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn(tr("softmax, precision"));
-    ImGui::TableSetupColumn(tr("first ∞ at magnitude"));
-    ImGui::TableSetupColumn(tr("first NaN at magnitude"));
-    ImGui::TableHeadersRow();
-    for (const experiments::SoftmaxSeries& s : d.series) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(label_of(s).c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(threshold(s.first_overflow).c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(threshold(s.first_nan).c_str());
-    }
-    ImGui::EndTable();
-  }
-  const std::string sweep =
-      i18n::format(tr("The sweep steps by %s; the formats overflow past ln 65504 = %s and ln FLT_MAX = %s."),
-                   num(d.magnitude_step).c_str(), num(d.predicted_overflow_float16).c_str(),
-                   num(d.predicted_overflow_float32).c_str());
-  notice(sweep.c_str());
-
-  ImGui::Spacing();
-  heading(tr("Blocking a key with −∞ or with −1e9"));
-  notice(tr("Row q0 blocks its second half of keys; row q1 blocks every key. −1e9 works like −∞ until a whole row is "
-            "blocked: then every key ties at −1e9 and the row turns uniform instead of empty. float16 cannot hold −1e9 "
-            "and stores −∞."));
-  Grid fills(4, 230);
-  const float scale = ImGui::GetFontSize() / 16.0f;
-  for (const experiments::MaskFillCase& c : d.mask_fills) {
-    fills.begin(c.name.c_str(), card_height(std::max(130.0f, fills.width() / scale * 0.45f), 2));
-    MapSpec m;
-    m.title = i18n::format(c.fill == -INFINITY ? tr("fill −∞, %s") : tr("fill −1e9, %s"), precision_name(c.precision));
-    m.caption = i18n::format(tr("stored as %s"), num(c.stored_fill).c_str());
-    m.values = &c.weights;
-    m.rows = indexed("q");
-    m.cols = indexed("k");
-    map(ui, lab, c.name.c_str(), m);
-    fills.end();
-  }
+  sections(lab, ui, {
+      {"intro", [&] {
+         heading(tr("Numerical stability of the softmax"));
+         notice(tr("One row of scores is scaled up until its largest score is the magnitude on the x axis. e^s as "
+                   "written overflows to ∞ once s passes ln of the format's largest number, and ∞/∞ is NaN; "
+                   "subtracting the row's maximum first keeps every exponential at most 1, in float32 and in float16."));
+       }},
+      {"plots", [&] {
+         const std::vector<double> x = doubles(d.magnitude);
+         const std::vector<PlotMarker> limits{
+             {d.predicted_overflow_float16, "ln 65504 = " + num(d.predicted_overflow_float16), 4},
+             {d.predicted_overflow_float32, "ln FLT_MAX = " + num(d.predicted_overflow_float32), 4}};
+         std::vector<PlotSeries> exps, tops;
+         for (std::size_t i = 0; i < d.series.size(); ++i) {
+           const experiments::SoftmaxSeries& s = d.series[i];
+           const int colour = s.softmax == attn::Softmax::naive ? 1 + int(s.precision == attn::Precision::float16) * 3
+                                                                : 0 + int(s.precision == attn::Precision::float16) * 2;
+           const PlotSeries::Style style =
+               s.softmax == attn::Softmax::naive ? PlotSeries::Style::line : PlotSeries::Style::dashed;
+           exps.push_back({label_of(s), x, doubles(s.largest_exp), style, colour});
+           tops.push_back({label_of(s), x, doubles(s.max_weight), style, colour});
+         }
+         Grid grid(2, 380);
+         const float h = card_height(280, 2);
+         PlotSpec spec;
+         spec.x_label = tr("largest score (magnitude)");
+         spec.y_label = tr("largest e^(…)");
+         spec.log_y = true;
+         plot_card(grid, "exp", h, tr("The row's largest exponential"), tr("Log axis; a line stops where the value is ∞."),
+                   spec, exps, limits);
+         spec.y_label = tr("weight");
+         spec.log_y = false;
+         spec.y_max = 1.05;
+         plot_card(grid, "weight", h, tr("The top key's weight"), tr("A line stops where the weight is NaN."), spec, tops,
+                   limits);
+       }},
+      {"thresholds", [&] {
+         // The measured thresholds, beside the formats' limits.
+         if (ImGui::BeginTable("thresholds", 3,
+                               ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+           ImGui::TableSetupColumn(tr("softmax, precision"));
+           ImGui::TableSetupColumn(tr("first ∞ at magnitude"));
+           ImGui::TableSetupColumn(tr("first NaN at magnitude"));
+           ImGui::TableHeadersRow();
+           for (const experiments::SoftmaxSeries& s : d.series) {
+             ImGui::TableNextRow();
+             ImGui::TableNextColumn();
+             ImGui::TextUnformatted(label_of(s).c_str());
+             ImGui::TableNextColumn();
+             ImGui::TextUnformatted(threshold(s.first_overflow).c_str());
+             ImGui::TableNextColumn();
+             ImGui::TextUnformatted(threshold(s.first_nan).c_str());
+           }
+           ImGui::EndTable();
+         }
+         const std::string sweep =
+             i18n::format(tr("The sweep steps by %s; the formats overflow past ln 65504 = %s and ln FLT_MAX = %s."),
+                          num(d.magnitude_step).c_str(), num(d.predicted_overflow_float16).c_str(),
+                          num(d.predicted_overflow_float32).c_str());
+         notice(sweep.c_str());
+       }},
+      {"fills", [&] {
+         ImGui::Spacing();
+         heading(tr("Blocking a key with −∞ or with −1e9"));
+         notice(tr("Row q0 blocks its second half of keys; row q1 blocks every key. −1e9 works like −∞ until a whole "
+                   "row is blocked: then every key ties at −1e9 and the row turns uniform instead of empty. float16 "
+                   "cannot hold −1e9 and stores −∞."));
+         Grid fills(4, 230);
+         const float scale = ImGui::GetFontSize() / 16.0f;
+         for (const experiments::MaskFillCase& c : d.mask_fills) {
+           fills.begin(c.name.c_str(), card_height(std::max(130.0f, fills.width() / scale * 0.45f), 2));
+           MapSpec m;
+           m.title = i18n::format(c.fill == -INFINITY ? tr("fill −∞, %s") : tr("fill −1e9, %s"),
+                                  precision_name(c.precision));
+           m.caption = i18n::format(tr("stored as %s"), num(c.stored_fill).c_str());
+           m.values = &c.weights;
+           m.rows = indexed("q");
+           m.cols = indexed("k");
+           map(ui, lab, c.name.c_str(), m);
+           fills.end();
+         }
+       }},
+  });
 }
 
 }  // namespace ui::views

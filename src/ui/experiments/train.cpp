@@ -109,7 +109,8 @@ bool combo(const char* label, int* current, const char* const* items, int count,
 
 void controls(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::State& s = lab.state();
-  const float w = ImGui::GetContentRegionAvail().x * 0.52f;
+  // About half the panel; no wider than a field needs where the panel is a page's width (a figure).
+  const float w = std::min(ImGui::GetContentRegionAvail().x * 0.52f, 320 * ImGui::GetFontSize() / 16);
   if (ImGui::Button(s.play ? tr("❚❚ Pause") : tr("▶ Play"))) next.play = !s.play;
   ImGui::SameLine();
   if (ImGui::Button(tr("Step"))) ++ui.train_steps_requested, next.play = false;
@@ -347,52 +348,64 @@ void notes(train::Task task) {
 
 }  // namespace
 
-// The run's status, curves, example and maps, or why it cannot train.
-void results(const lab::Lab& lab, Memory& ui) {
-  const lab::Training& t = lab.training();
-  const lab::State& s = lab.state();
-  if (!t.run()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, palette().accent);
-    // train::validate's reasons stay in English (the training request's errors); tr() finds
-    // the model's own (N_ in training.cpp).
-    ImGui::TextWrapped(tr("This model cannot train: %s."), tr(t.error().c_str()));
-    ImGui::PopStyleColor();
-    return;
-  }
-  const std::string key = s.vs.substr(0, s.vs.find(':'));
-  const std::string this_run = setting_label(key, lab::train_setting(s.train, key));
-  const std::string other_run = key.empty() ? "" : setting_label(key, s.vs.substr(key.size() + 1));
-  status(t, this_run, other_run);
-  if (!t.compare_error().empty()) ImGui::TextWrapped(tr("No second run: %s."), tr(t.compare_error().c_str()));
-  curves(t, this_run, other_run);
-  example_tokens(t.run()->maps());
-  notes(s.train.task);
-  maps(lab, ui, other_run);
+// Whether the model cannot train, saying why (then its results are not drawn).
+bool cannot_train(const lab::Training& t) {
+  if (t.run()) return false;
+  ImGui::PushStyleColor(ImGuiCol_Text, palette().accent);
+  // train::validate's reasons stay in English (the training request's errors); tr() finds
+  // the model's own (N_ in training.cpp).
+  ImGui::TextWrapped(tr("This model cannot train: %s."), tr(t.error().c_str()));
+  ImGui::PopStyleColor();
+  return true;
 }
 
 void train(const lab::Lab& lab, lab::State& next, Memory& ui) {
+  const lab::Training& t = lab.training();
+  const lab::State& s = lab.state();
+  const std::string key = s.vs.substr(0, s.vs.find(':'));
+  const std::string this_run = setting_label(key, lab::train_setting(s.train, key));
+  const std::string other_run = key.empty() ? "" : setting_label(key, s.vs.substr(key.size() + 1));
+  // The results: the run's status and curves, the example and the maps.
+  const Section curves_part{"curves", [&] {
+                              if (cannot_train(t)) return;
+                              status(t, this_run, other_run);
+                              if (!t.compare_error().empty())
+                                ImGui::TextWrapped(tr("No second run: %s."), tr(t.compare_error().c_str()));
+                              curves(t, this_run, other_run);
+                            }};
+  const Section example_part{"example", [&] {
+                               if (!t.run()) return;
+                               example_tokens(t.run()->maps());
+                               notes(s.train.task);
+                             }};
+  const Section maps_part{"maps", [&] {
+                            if (t.run()) maps(lab, ui, other_run);
+                          }};
+  const Section intro{"intro", [&] {
+                        heading(tr("Training lab: a tiny attention model learns in front of you"));
+                        notice(tr("An attention-only transformer trains here on a toy task only attention can solve. "
+                                  "Notice that the loss drops when the maps sharpen into the task's pattern, and that "
+                                  "a run whose softmax starts saturated (entropy near 0) learns more slowly."));
+                        ImGui::Spacing();
+                      }};
+  const Section controls_part{"controls", [&] { controls(lab, next, ui); }};
   const float scale = ImGui::GetFontSize() / 16.0f;
-  heading(tr("Training lab: a tiny attention model learns in front of you"));
-  notice(tr("An attention-only transformer trains here on a toy task only attention can solve. Notice that the loss "
-            "drops when the maps sharpen into the task's pattern, and that a run whose softmax starts saturated "
-            "(entropy near 0) learns more slowly."));
-  ImGui::Spacing();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  // A phone: the controls above the results, in the view's one scrolling column (a side
-  // panel there would leave each too narrow for its labels).
-  if (avail.x < 620 * scale) {
-    controls(lab, next, ui);
-    ImGui::Separator();
-    results(lab, ui);
+  // A phone, and a figure (which sizes itself to its content, so has no height to fill): the
+  // controls above the results in one column (a side panel on a phone would leave each too
+  // narrow for its labels).
+  if (!ui.section.empty() || !s.figure.empty() || avail.x < 620 * scale) {
+    sections(lab, ui, {intro, controls_part, curves_part, example_part, maps_part});
     return;
   }
-  const float left = std::min(300 * scale, avail.x * 0.4f);
-  ImGui::BeginChild("train controls", ImVec2(left, avail.y), true, ImGuiWindowFlags_AlwaysUseWindowPadding);
+  sections(lab, ui, {intro});
+  const float left = std::min(300 * scale, avail.x * 0.4f), height = ImGui::GetContentRegionAvail().y;
+  ImGui::BeginChild("train controls", ImVec2(left, height), true, ImGuiWindowFlags_AlwaysUseWindowPadding);
   controls(lab, next, ui);
   ImGui::EndChild();
   ImGui::SameLine();
-  ImGui::BeginChild("train results", ImVec2(0, avail.y), false);
-  results(lab, ui);
+  ImGui::BeginChild("train results", ImVec2(0, height), false);
+  sections(lab, ui, {curves_part, example_part, maps_part});
   ImGui::EndChild();
 }
 
