@@ -11,8 +11,9 @@
 // the language of the lesson page around the element, else the reader's) and ui ("compact").
 //
 // Element API: `ready` (true once the instance drew its first frame) and a `ready` event,
-// `state` (last known), `setState(partial)`, and a `change` event whose detail is the new
-// state. Everything travels by postMessage; only messages from the instance's own frame and
+// `state` (last known), `setState(partial)`, a `change` event whose detail is the new state,
+// and an `answer` event when the learner answers a practice question (detail: {question,
+// answer, correct, expected, explanation}). Everything travels by postMessage; only messages from the instance's own frame and
 // origin, of the expected shapes, are read, and nothing received is ever evaluated. A swipe
 // that the instance cannot scroll further (at its top or bottom) scrolls the lesson instead.
 (function () {
@@ -34,6 +35,22 @@
   const isStateValue = (x) => ['string', 'number', 'boolean'].includes(typeof x);
   // An overscroll's distance: CSS pixels, at most a few screens in one message.
   const isDistance = (x) => typeof x === 'number' && Number.isFinite(x) && Math.abs(x) <= 4000;
+  // A practice answer's message: the question ({id, kind, text, choices?}), the answer as given
+  // (a text, a number or a list of numbers) and the verdict; the detail is a fresh copy.
+  const isNumber = (x) => typeof x === 'number' && Number.isFinite(x);
+  const isText = (x) => typeof x === 'string';
+  function answerOf(data) {
+    const q = data.question;
+    if (!isPlainObject(q) || ![q.id, q.kind, q.text].every(isText)) return null;
+    if (q.choices !== undefined && !(Array.isArray(q.choices) && q.choices.every(isText))) return null;
+    const answer = data.answer;
+    if (!(isText(answer) || isNumber(answer) || (Array.isArray(answer) && answer.every(isNumber)))) return null;
+    if (typeof data.correct !== 'boolean' || !isText(data.expected) || !isText(data.explanation)) return null;
+    const question = { id: q.id, kind: q.kind, text: q.text };
+    if (q.choices) question.choices = q.choices.slice();
+    return { question, answer: Array.isArray(answer) ? answer.slice() : answer, correct: data.correct,
+             expected: data.expected, explanation: data.explanation };
+  }
 
   function fragmentOf(state) {
     return Object.entries(state)
@@ -111,6 +128,11 @@
       const data = event.data;
       if (isPlainObject(data) && data.type === 'attention-lab:overscroll') {
         if (isDistance(data.dx) && isDistance(data.dy)) window.scrollBy({ left: data.dx, top: data.dy, behavior: 'instant' });
+        return;
+      }
+      if (isPlainObject(data) && data.type === 'attention-lab:answer') {
+        const detail = answerOf(data);
+        if (detail) this.dispatchEvent(new CustomEvent('answer', { detail }));
         return;
       }
       if (!isPlainObject(data) || typeof data.type !== 'string' || !isPlainObject(data.state)) return;

@@ -18,6 +18,7 @@
 #include "choices.h"    // the enums of the state's choices and their names; the views' row
 #include "config.h"     // train::Config: view=train's settings (limits stated once, in src/train)
 #include "i18n.h"       // N_(): the presets' titles are messages
+#include "kinds.h"      // practice::QuestionKind: the kinds of question mode=practice asks
 
 namespace lab {
 
@@ -99,6 +100,7 @@ struct State {
   Language lang = Language::system;
   Density density = Density::full;
   Mode mode = Mode::explore;
+  std::vector<practice::QuestionKind> ask;  // mode=practice: the kinds asked in turn (empty: every kind)
   // The experiment views' parameters (each view reads its own; the walkthrough none).
   float mult = 1.0f;                  // gradients: the scale is mult / √d_k
   int row = 0;                        // gradients: the query row whose softmax Jacobian is shown

@@ -44,9 +44,6 @@ struct Memory {
   bool show_focus = false;     // focus rings, after keyboard use (as :focus-visible)
   std::string announcement;    // the focused cell, for screen readers; taken by the app
   std::uint64_t described = ~0ull;  // what the screen-reader table last showed
-  // Set by calls from outside a frame (the page's Tab, preferences, export messages): the app
-  // draws again (it draws only on demand).
-  bool redraw = false;
   // The reader's system settings (the page's media queries in the browser).
   bool prefers_dark = false, reduced_motion = false;
   bool touch_screen = false;  // a coarse pointer: larger targets (theme.h)
