@@ -14,8 +14,12 @@
 # beside it).
 # A few minutes; --train runs only the training part (under a minute); --page only the page's
 # speed in headless Chromium (bench/page_bench.mjs: first frame, setState to screen at
-# n = 64 … 2048, frames drawn while idle; about two minutes), written to build/bench/page.json.
-#   scripts/bench.sh [--train | --page]
+# n = 64 … 2048, frames drawn while idle; about two minutes), written to build/bench/page.json;
+# --figures a page of many embedded figures scrolled through (bench/figures_bench.mjs: time to
+# the first and to every figure drawn, peak memory, live WebGL contexts, idle animation-frame
+# callbacks, against the embed.js that started every figure at load; a few minutes), written
+# to build/bench/figures.json, for examples/figures.html or the page of the site given.
+#   scripts/bench.sh [--train | --page | --figures [page]]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -30,6 +34,15 @@ train_bench() {
   cmake --build build/native --target attention-cli >/dev/null
   node bench/train_bench.mjs build/bench/train.json
 }
+
+if [ "${1:-}" = --figures ]; then
+  say "a page of many figures in headless Chromium"
+  [ -f build/wasm/build.ninja ] || cmake --preset web >/dev/null
+  cmake --build build/wasm --target attention-lab >/dev/null
+  cp -R web/. build/web/
+  node bench/figures_bench.mjs "${2:-examples/figures.html}" build/bench/figures.json
+  exit
+fi
 
 if [ "${1:-}" = --page ]; then
   say "the page in headless Chromium"

@@ -46,4 +46,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(`Port ${wanted} is busy; using a free port instead.`);
   }
   console.log(`Attention Lab is served at ${served.url}  (Ctrl+C stops it)`);
+  // The front door for someone new to attention: the lesson, in English and in Spanish.
+  console.log(`The lesson: ${served.url}lesson.html  (en español: ${served.url}leccion.html)`);
 }

@@ -1,21 +1,29 @@
-// <attention-lab> — one line per live instance in a lesson page:
+// <attention-lab> — one line per live figure in a lesson page:
 //
 //   <script src="https://…/attention-lab/embed.js"></script>
 //   <attention-lab preset="causal-3x2" step="softmax" height="520"></attention-lab>
 //
-// Each instance is an isolated iframe of index.html, addressed relative to this script's own
+// Each figure is an isolated iframe of index.html, addressed relative to this script's own
 // URL so a lesson on one site can load the demo from another. Attributes are state keys
 // (preset, step, query, view, n, nq, nk, dk, dv, seed, scale, causal, …) plus height, theme
 // ("light", "dark" or "auto", the default: the instance follows the reader's system scheme,
 // live, as the host page's prefers-color-scheme does), lang ("en", "es" or "auto"; by default
 // the language of the lesson page around the element, else the reader's) and ui ("compact").
 //
-// Element API: `ready` (true once the instance drew its first frame) and a `ready` event,
-// `state` (last known), `setState(partial)`, a `change` event whose detail is the new state,
-// and an `answer` event when the learner answers a practice question (detail: {question,
-// answer, correct, expected, explanation}). Everything travels by postMessage; only messages from the instance's own frame and
-// origin, of the expected shapes, are read, and nothing received is ever evaluated. A swipe
-// that the instance cannot scroll further (at its top or bottom) scrolls the lesson instead.
+// Element API: `ready` (true while a live instance has drawn its first frame) and a `ready`
+// event each time one has, `state` (last known, kept while the figure is released),
+// `setState(partial)` (queued until ready), a `change` event whose detail is the new state, and
+// an `answer` event when the learner answers a practice question (detail: {question, answer,
+// correct, expected, explanation}). Everything travels by postMessage; only messages from the
+// instance's own frame and origin, of the expected shapes, are read, and nothing received is
+// ever evaluated. A swipe that the instance cannot scroll further (at its top or bottom)
+// scrolls the lesson instead.
+//
+// Many figures on one page ([figures] below): a figure starts its instance only when it comes
+// near the viewport, at most LIVE_LIMIT hold one at once (each holds a WebGL context, and
+// Chromium drops the oldest past 16 a page), and one far from the viewport releases its
+// instance, showing a placeholder of its height, and starts again with its state when the
+// reader comes back. docs/embed.md says what a course author sees.
 (function () {
   'use strict';
   if (window.customElements.get('attention-lab')) return;  // the script was included twice
@@ -30,6 +38,7 @@
     'itemscope', 'itemtype', 'nonce', 'part', 'popover', 'role', 'slot', 'spellcheck', 'style', 'tabindex',
     'title', 'translate']);
   const isState = (name) => !OWN.has(name) && !GLOBAL.has(name) && !/^(aria|data)-/.test(name);
+  const DEFAULT_TITLE = 'Attention Lab: scaled dot-product attention, step by step';
 
   const isPlainObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
   const isStateValue = (x) => ['string', 'number', 'boolean'].includes(typeof x);
@@ -58,12 +67,72 @@
       .join('&');
   }
 
+  // [figures] Which figures hold a live instance. Distances are in viewport heights from the
+  // viewport's edge (0: at least partly on screen).
+  // - A figure starts when it is at most START away, nearest first, so that it has drawn by
+  //   the time the reader scrolls to it.
+  // - At most LIVE_LIMIT are live: each instance holds a WebGL context and its own wasm heap
+  //   (16 MiB reserved at least), Chromium keeps at most 16 contexts a page (the lesson's own
+  //   canvases count too), and a phone's memory is the tighter bound. Six holds the figures
+  //   on screen and a screen's worth on each side at the usual heights (400 px and more);
+  //   where more are that near, the nearest win.
+  // - A live figure farther than KEEP releases its instance; when a nearer one needs a place,
+  //   the live figure farthest from the viewport gives it up. KEEP > START, so scrolling back
+  //   and forth a little never reloads anything.
+  // Nothing polls: the decisions are taken when a figure crosses one of these distances (one
+  // IntersectionObserver each), connects or disconnects, or loses its context.
+  const LIVE_LIMIT = 6;
+  const START = 1;
+  const KEEP = 2;
+  // A figure whose instance lost its context starts a new one, but not forever: on a page
+  // whose other canvases keep taking the contexts, the figures would take them from each other
+  // in turn. Past MAX_RESTARTS, it rests as a placeholder until the reader has gone far away.
+  const MAX_RESTARTS = 3;
+  const PAUSED = {
+    en: 'Attention Lab: paused, as this page holds too many graphics contexts (scroll away and back to restart it)',
+    es: 'Attention Lab: en pausa, pues esta página tiene demasiados contextos gráficos (aléjate y vuelve para reanudarlo)',
+  };
+  const figures = new Set();
+  const observers = [0, START, KEEP].map((screens) =>
+    new IntersectionObserver(schedule, { rootMargin: `${screens * 100}% 0px` }));
+
+  function distance(el) {
+    const box = el.getBoundingClientRect();
+    if (!box.width && !box.height) return Infinity;  // not rendered (display: none, a closed <details>)
+    const h = window.innerHeight || 1;
+    return Math.max(0, box.top - h, -box.bottom) / h;
+  }
+
+  function schedule() {
+    const ranked = [...figures].map((el) => ({ el, d: distance(el) })).sort((a, b) => a.d - b.d);
+    for (const { el, d } of ranked) {
+      if (d <= KEEP) continue;
+      el._restarts = 0;
+      el._release();
+    }
+    const wanted = ranked.filter(({ el, d }) => d <= START && el._restarts <= MAX_RESTARTS)
+      .slice(0, LIVE_LIMIT).map(({ el }) => el);
+    let live = ranked.filter(({ el }) => el._frame).map(({ el }) => el);
+    for (const el of wanted) {
+      if (el._frame) continue;
+      if (live.length >= LIVE_LIMIT) {
+        const farthest = live.filter((other) => !wanted.includes(other)).pop();
+        farthest._release();
+        live = live.filter((other) => other !== farthest);
+      }
+      el._start();
+      live.push(el);
+    }
+  }
+
   class AttentionLabElement extends HTMLElement {
     constructor() {
       super();
       this._ready = false;
-      this._state = {};
+      this._state = null;    // the last state the instance reported; null before its first
       this._queued = [];
+      this._frame = null;    // the live instance's iframe; null while released
+      this._restarts = 0;    // context losses since the figure was last far away
       this._onMessage = this._onMessage.bind(this);
     }
 
@@ -81,26 +150,66 @@
     connectedCallback() {
       // Also after a move in the document, which disconnects the element first.
       window.addEventListener('message', this._onMessage);
-      if (this._frame) return;
-      const shadow = this.attachShadow({ mode: 'open' });
-      const style = document.createElement('style');
-      style.textContent = ':host{display:block;width:100%;max-width:100%}' +
-        'iframe{display:block;width:100%;border:0;border-radius:8px;background:transparent}';
-      this._frame = document.createElement('iframe');
-      this._frame.title = this.getAttribute('title') || 'Attention Lab: scaled dot-product attention, step by step';
-      this._frame.loading = 'eager';
-      this._frame.setAttribute('allow', 'clipboard-write');
-      this._frame.style.height = this._height();
-      this._frame.src = pageUrl.href + '#' + fragmentOf(this._initialState());
-      shadow.append(style, this._frame);
+      if (!this.shadowRoot) this._build();
+      figures.add(this);
+      for (const observer of observers) observer.observe(this);  // each calls schedule() once now
     }
 
     disconnectedCallback() {
       window.removeEventListener('message', this._onMessage);
-      // If the element is put back (moved), its frame reloads from its first link: until the
-      // instance is ready again, setState() queues, and the state it had is given back first.
-      if (this._ready) this._queued.unshift(this._state);
-      this._ready = false;
+      figures.delete(this);
+      for (const observer of observers) observer.unobserve(this);
+      this._release();
+      schedule();  // its place may go to a figure waiting for one
+    }
+
+    // The box keeps the figure's height whether its instance is live or released, so the
+    // lesson never jumps; the placeholder says what will be there, and stays under the frame
+    // until the instance's page paints over it.
+    _build() {
+      const shadow = this.attachShadow({ mode: 'open' });
+      const style = document.createElement('style');
+      style.textContent = ':host{display:block;width:100%;max-width:100%}' +
+        '.box{position:relative;border-radius:8px;overflow:hidden}' +
+        'iframe{position:absolute;inset:0;display:block;width:100%;height:100%;border:0;background:transparent}' +
+        '.placeholder{box-sizing:border-box;height:100%;display:flex;align-items:center;justify-content:center;' +
+        'padding:1em;text-align:center;font:15px/1.4 system-ui,sans-serif;background:#eef1f6;color:#5b6475}' +
+        ':host([theme=dark]) .placeholder{background:#1f232c;color:#a3abbb}' +
+        '@media (prefers-color-scheme:dark){:host(:not([theme=light])) .placeholder{background:#1f232c;color:#a3abbb}}';
+      this._box = document.createElement('div');
+      this._box.className = 'box';
+      this._box.style.height = this._height();
+      this._placeholder = document.createElement('div');
+      this._placeholder.className = 'placeholder';
+      this._placeholder.textContent = this.getAttribute('title') || 'Attention Lab';
+      this._box.append(this._placeholder);
+      shadow.append(style, this._box);
+    }
+
+    // A new instance, at the state the figure last had (the attributes' at first): the link
+    // carries it, so the instance's first frame already shows it.
+    _start() {
+      this._frame = document.createElement('iframe');
+      this._frame.title = this.getAttribute('title') || DEFAULT_TITLE;
+      this._frame.loading = 'eager';
+      this._frame.setAttribute('allow', 'clipboard-write');
+      this._frame.src = pageUrl.href + '#' + fragmentOf(this._state || this._initialState());
+      this._placeholder.setAttribute('aria-hidden', 'true');
+      this._box.append(this._frame);
+    }
+
+    // The instance goes (its document, its WebGL context and its wasm heap with it); the
+    // figure keeps its state, and setState() queues until it is started and ready again.
+    _release() {
+      if (this._frame) {
+        this._frame.remove();
+        this._frame = null;
+        this._ready = false;
+        this._placeholder.removeAttribute('aria-hidden');
+      }
+      const lang = (this._state && this._state.lang) || this._initialState().lang;
+      const text = this._restarts > MAX_RESTARTS ? PAUSED[lang === 'es' ? 'es' : 'en'] : (this.getAttribute('title') || 'Attention Lab');
+      if (this._placeholder.textContent !== text) this._placeholder.textContent = text;
     }
 
     _height() {
@@ -133,6 +242,14 @@
       if (isPlainObject(data) && data.type === 'attention-lab:answer') {
         const detail = answerOf(data);
         if (detail) this.dispatchEvent(new CustomEvent('answer', { detail }));
+        return;
+      }
+      if (isPlainObject(data) && data.type === 'attention-lab:lost') {
+        // The browser took the instance's WebGL context (too many on the page, a GPU reset):
+        // a new instance replaces it, with the state, while the figure is wanted.
+        this._restarts += 1;
+        this._release();
+        schedule();
         return;
       }
       if (!isPlainObject(data) || typeof data.type !== 'string' || !isPlainObject(data.state)) return;

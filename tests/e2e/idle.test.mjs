@@ -101,11 +101,15 @@ test('view=train paused and view=cost idle run no frame loop; training runs one'
 test('embedded instances run no frame loop while idle; one out of view draws once scrolled into view', async (t) => {
   await countFrames();
   const page = await session.browser.context.newPage();
-  await page.goto(session.server.url + 'examples/lesson.html');
-  await page.waitForFunction(() => [...document.querySelectorAll('attention-lab')].every(e => e.ready), null,
-                             { timeout: 60000 });
+  await page.goto(session.server.url + 'examples/figures.html');
+  // The figures near the viewport start (embed.js), the first on screen and the next below it.
+  const count = await (await page.waitForFunction(() => {
+    const live = [...document.querySelectorAll('attention-lab')].filter(e => e.shadowRoot.querySelector('iframe'));
+    return live.every(e => e.ready) && live.length;
+  }, null, { timeout: 60000 })).jsonValue();
+  assert.ok(count >= 2, `${count} figures started`);
   const instances = page.frames().filter(f => f.url().includes('index.html'));
-  assert.equal(instances.length, await page.evaluate(() => document.querySelectorAll('attention-lab').length));
+  assert.equal(instances.length, count);
   await frames(page, SETTLE_FRAMES);
   const idle = await Promise.all(instances.map((frame) => counts(frame)));
   const stretch = await during(page, IDLE_FRAMES);
@@ -116,12 +120,13 @@ test('embedded instances run no frame loop while idle; one out of view draws onc
   assert.equal(callbacks, 0, `${callbacks} callbacks of ${instances.length} instances in ${IDLE_FRAMES} animation frames of idleness`);
   assert.equal(drawn, 0, `${drawn} frames drawn by ${instances.length} instances in ${IDLE_FRAMES} animation frames of idleness`);
 
-  // The last instance is below the fold: a change reaches its state but runs nothing there.
-  const last = page.locator('attention-lab').last();
+  // The last one started is below the fold: a change reaches its state but runs nothing there.
+  const last = page.locator('attention-lab').nth(count - 1);
+  assert.ok(await last.evaluate(el => el.getBoundingClientRect().top > innerHeight), 'it is below the fold');
   const hidden = await (await last.locator('iframe').elementHandle()).contentFrame();
   const start = await counts(hidden);
   await last.evaluate(el => el.setState({ step: 'mask' }));
-  await page.waitForFunction(() => [...document.querySelectorAll('attention-lab')].at(-1).state.step === 'mask');
+  await page.waitForFunction((i) => document.querySelectorAll('attention-lab')[i].state.step === 'mask', count - 1);
   await frames(page, SETTLE_FRAMES);
   const out = await counts(hidden);
   assert.equal(out.drawn, start.drawn, 'an instance out of view draws nothing');

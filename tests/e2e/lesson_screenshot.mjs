@@ -1,34 +1,37 @@
-// Screenshots of embedded instances for the README: the example lesson scrolled to its first
-// instance, and a compact instance in a narrow column.
-//   node tests/e2e/lesson_screenshot.mjs docs/screenshots/embed-lesson.png docs/screenshots/embed-compact.png
-import { frames, startServer, launchBrowser } from './harness.mjs';
+// Screenshots of the lesson for the README: a chapter on a phone (touch) and on a laptop, each
+// scrolled so that the chapter's figure is on screen with the text above it.
+//   node tests/e2e/lesson_screenshot.mjs docs/screenshots/lesson-phone.png docs/screenshots/lesson-laptop.png [chapter]
+import { frames, startServer, launchBrowser, until } from './harness.mjs';
 
-const [lessonOut, compactOut] = process.argv.slice(2);
-if (!lessonOut || !compactOut) {
-  console.error('usage: node tests/e2e/lesson_screenshot.mjs LESSON.png COMPACT.png');
+const [phoneOut, laptopOut, chapter = 'softmax'] = process.argv.slice(2);
+if (!phoneOut || !laptopOut) {
+  console.error('usage: node tests/e2e/lesson_screenshot.mjs PHONE.png LAPTOP.png [chapter]');
   process.exit(2);
 }
 const server = await startServer();
-const { context, close } = await launchBrowser({ viewport: { width: 1280, height: 900 } });
-const readyAll = page => page.evaluate(() => Promise.all([...document.querySelectorAll('attention-lab')].map(
-  el => el.ready || new Promise(resolve => el.addEventListener('ready', resolve, { once: true })))));
+const devices = [
+  [phoneOut, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true }],
+  [laptopOut, { viewport: { width: 1280, height: 800 } }],
+];
 try {
-  const page = await context.newPage();
-  await page.goto(server.url + 'examples/lesson.html');
-  await readyAll(page);
-  await page.evaluate(() => document.querySelector('attention-lab').scrollIntoView({ block: 'center' }));
-  await frames(page, 10);
-  await page.screenshot({ path: lessonOut });
-
-  // A 24rem column, as a sidebar or a phone would give.
-  await page.setContent(`<!doctype html><meta charset="utf-8"><script src="${server.url}embed.js"></script>
-    <body style="margin:16px;font-family:system-ui,sans-serif"><div style="width:24rem">
-    <p>Causal attention, compact:</p>
-    <attention-lab preset="causal-3x2" step="softmax" query="2" ui="compact" theme="light" height="640"></attention-lab></div>`);
-  await readyAll(page);
-  await frames(page, 10);
-  await page.screenshot({ path: compactOut, clip: { x: 0, y: 0, width: 440, height: 740 } });
+  for (const [out, device] of devices) {
+    const { context, close } = await launchBrowser(device);
+    try {
+      const page = await context.newPage();
+      await page.goto(server.url + 'lesson.html#' + chapter);
+      await until(page, () => document.documentElement.dataset.cited === 'true');
+      // The chapter's first figure, with the paragraph before it.
+      await page.evaluate(id => {
+        const figure = document.querySelector(`#${id} figure`);
+        window.scrollTo(0, figure.getBoundingClientRect().top + scrollY - innerHeight * 0.3);
+      }, chapter);
+      await until(page, id => document.querySelector(`#${id} figure attention-lab`).ready, chapter, { timeout: 60000 });
+      await frames(page, 10);
+      await page.screenshot({ path: out });
+    } finally {
+      await close();
+    }
+  }
 } finally {
-  await close();
   await server.close();
 }

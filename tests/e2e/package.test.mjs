@@ -42,7 +42,7 @@ test('both archives hold one versioned folder with the same, complete site', () 
   for (const f of listed)
     assert.ok(fs.readFileSync(path.join(fromTar, name, f)).equals(fs.readFileSync(path.join(fromZip, name, f))), f);
   for (const f of ['index.html', 'attention-lab.js', 'attention-lab.wasm', 'attention-relaxed.wasm', 'page-tools.js',
-                   'embed.js', 'attention.js', 'attention.wasm', 'examples/lesson.html', 'LICENSE', 'THIRD_PARTY_NOTICES.md', 'HOSTING.md',
+                   'embed.js', 'attention.js', 'attention.wasm', 'lesson.html', 'leccion.html', 'lesson.js', 'lesson.css', 'LICENSE', 'THIRD_PARTY_NOTICES.md', 'HOSTING.md',
                    'CHANGELOG.md', 'docs/embed.md', 'docs/contract.md', 'docs/loading-data.md', 'docs/training.md'])
     assert.ok(listed.includes(f), `${f} in the archive`);
 

@@ -1,0 +1,133 @@
+// The lesson (web/lesson.html, web/leccion.html) as a student uses it: the numbers its text
+// cites against the trace() of the figure beside them, the Spanish page against the English one,
+// and the reader's progress across a reload. The walk through every chapter by touch and by
+// mouse is lesson_walk.test.mjs.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { frames, labSession, until } from './harness.mjs';
+
+const session = labSession();
+
+async function openLesson(page, file) {
+  const errors = [];
+  page.on('pageerror', e => errors.push(String(e)));
+  page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(session.server.url + file);
+  await until(page, () => document.documentElement.dataset.cited === 'true');
+  return errors;
+}
+
+// The instance inside an <attention-lab> element, once it is ready (scrolled to, so that a
+// lazily started figure starts).
+async function instance(page, id) {
+  await page.evaluate(id => document.getElementById(id).scrollIntoView({ block: 'center' }), id);
+  await until(page, id => document.getElementById(id).ready, id, { timeout: 60000 });
+  const frame = await (await page.locator('#' + id + ' iframe').elementHandle()).contentFrame();
+  await frame.evaluate(() => window.attentionLab.ready);
+  return frame;
+}
+
+for (const [file, lang] of [['lesson.html', 'en'], ['leccion.html', 'es']]) {
+  test(`${file}: every number the text cites is the figure's own, written in ${lang}`, async () => {
+    const page = await session.browser.context.newPage();
+    const errors = await openLesson(page, file);
+    const cites = await page.evaluate(() => [...document.querySelectorAll('[data-cite]')].map(span => ({
+      figure: span.dataset.figure, path: span.dataset.path, value: Number(span.dataset.value), text: span.textContent })));
+    assert.ok(cites.length >= 10, `${cites.length} cited numbers`);
+    const traces = new Map();
+    for (const cite of cites) {
+      if (!traces.has(cite.figure)) traces.set(cite.figure, await (await instance(page, cite.figure)).evaluate(() => window.attentionLab.trace()));
+      const shown = cite.path.split('/').reduce((at, key) => at[key], traces.get(cite.figure));
+      assert.equal(typeof shown, 'number', `${cite.figure} ${cite.path} is a number in the figure's trace`);
+      assert.ok(Math.abs(cite.value - shown) <= 1e-6 * Math.max(1, Math.abs(shown)),
+                `${cite.figure} ${cite.path}: the text computed ${cite.value}, the figure shows ${shown}`);
+      // The words read the same number, in the page's own notation (a decimal comma in Spanish).
+      const mantissa = cite.text.replace(/ × 10.*/, '').replace('−', '-');
+      const read = Number(lang === 'es' ? mantissa.replace(/\./g, '').replace(',', '.') : mantissa.replace(/,/g, ''));
+      const exponent = /10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)/.exec(cite.text);
+      const power = exponent ? Number([...exponent[1]].map(c => c === '⁻' ? '-' : '⁰¹²³⁴⁵⁶⁷⁸⁹'.indexOf(c)).join('')) : 0;
+      const value = read * 10 ** power;
+      assert.ok(Math.abs(value - shown) <= 0.006 * Math.max(Math.abs(shown), 1e-300) + (exponent ? 0 : 5e-4),
+                `"${cite.text}" reads ${value}; the figure shows ${shown}`);
+      if (lang === 'es' && !Number.isInteger(shown) && !exponent) assert.match(cite.text, /,/, `"${cite.text}" has a decimal comma`);
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+test('the Spanish lesson has every chapter, figure, check and cited number of the English one', async () => {
+  const page = await session.browser.context.newPage();
+  const shape = async file => {
+    await page.goto(session.server.url + file);
+    return page.evaluate(() => ({
+      lang: document.documentElement.lang,
+      chapters: [...document.querySelectorAll('main section[id]')].map(s => s.id),
+      headings: [...document.querySelectorAll('main section h2')].length,
+      // Every attribute of every figure but its title, which is in the page's language.
+      figures: [...document.querySelectorAll('attention-lab')].map(el =>
+        [...el.attributes].filter(a => a.name !== 'title').map(a => `${a.name}=${a.value}`).join(' ')),
+      titled: [...document.querySelectorAll('attention-lab')].every(el => el.title.trim().length > 0),
+      cites: [...document.querySelectorAll('[data-cite]')].map(s => `${s.dataset.figure} ${s.dataset.path}`),
+      tries: document.querySelectorAll('.try').length,
+      checks: document.querySelectorAll('.check attention-lab[data-check]').length,
+      words: document.body.innerText,
+    }));
+  };
+  const en = await shape('lesson.html');
+  const es = await shape('leccion.html');
+  assert.equal(en.lang, 'en');
+  assert.equal(es.lang, 'es');
+  assert.ok(en.chapters.length >= 12, `${en.chapters.length} chapters`);
+  assert.equal(en.headings, en.chapters.length, 'every chapter is headed by an <h2>');
+  for (const key of ['chapters', 'figures', 'cites', 'tries', 'checks']) assert.deepEqual(es[key], en[key], key);
+  assert.equal(en.tries, en.chapters.length - 1, 'a "try this" in every chapter but the practice set');
+  assert.equal(en.checks, en.chapters.length, 'a check in every chapter');
+  assert.ok(en.titled && es.titled, 'every figure has an accessible title');
+  // The script's own words come in the page's language.
+  assert.match(es.words, /Contenido/);
+  assert.doesNotMatch(es.words, /\bContents\b|Try this|Check yourself/);
+  await page.close();
+});
+
+test('progress: a check answered right and a chapter read are kept across a reload, and can be cleared', async () => {
+  const page = await session.browser.context.newPage();
+  await page.goto(session.server.url + 'lesson.html');
+  await page.evaluate(() => localStorage.clear());
+  const errors = await openLesson(page, 'lesson.html');
+  // The student reads the first chapter to its end...
+  await page.evaluate(() => document.querySelector('#similarity').lastElementChild.scrollIntoView({ block: 'end' }));
+  // ...and answers its check in the figure: the instance's answer event reaches the lesson.
+  const frame = await instance(page, 'check-similarity');
+  const question = await until(frame, () => window.attentionLab.practice());
+  assert.equal(question.kind, 'largest_weight', 'the check asks what its chapter taught');
+  // q = (2, 1) against (1, 0), (0, 1), (−1, 0) at scale 1: the first key scores highest.
+  const scores = [2 * 1 + 1 * 0, 2 * 0 + 1 * 1, 2 * -1 + 1 * 0];
+  const best = scores.indexOf(Math.max(...scores));
+  const verdict = await frame.evaluate(choice => window.attentionLab.answer(choice), question.choices[best]);
+  assert.equal(verdict.correct, true, JSON.stringify(verdict));
+  await until(page, () => document.querySelector('#similarity .status').classList.contains('done'));
+  const ticked = () => page.evaluate(() => document.querySelector('#contents a[href="#similarity"] .mark').textContent);
+  await until(page, () => document.querySelector('#contents a[href="#similarity"] .mark').textContent === '✓');
+
+  await page.reload();
+  await until(page, () => document.documentElement.dataset.cited === 'true');
+  assert.equal(await ticked(), '✓', 'the chapter stays done after a reload');
+  assert.ok(await page.evaluate(() => document.querySelector('#similarity .status').classList.contains('done')));
+
+  // Coming back later, at the top of the page: the lesson offers to continue where it stopped.
+  await page.evaluate(() => document.querySelector('#masks h2').scrollIntoView({ block: 'start' }));
+  await until(page, () => JSON.parse(localStorage.getItem('attention-lab-lesson') || '{}').last === 'masks');
+  await page.goto(session.server.url + 'lesson.html');
+  await until(page, () => !document.getElementById('resume').hidden);
+  await page.getByRole('link', { name: 'Continue' }).click();
+  await until(page, () => document.querySelector('#masks').getBoundingClientRect().top < innerHeight / 2 &&
+                          document.querySelector('#masks').getBoundingClientRect().bottom > 0);
+
+  await page.getByRole('button', { name: 'Clear my progress' }).click();
+  await frames(page, 2);
+  assert.equal(await ticked(), '', 'cleared');
+  assert.equal(await page.evaluate(() => localStorage.getItem('attention-lab-lesson')), null);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

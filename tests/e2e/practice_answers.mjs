@@ -1,0 +1,77 @@
+// Practice questions answered independently of the app: attention in float64 from the
+// example's own matrices, and the questions' own numbers (a d_k, three scores, a shape).
+// Shared by practice.test.mjs and the lesson's walk.
+import assert from 'node:assert/strict';
+
+// The lesson's worked causal example (preset=causal-3x2): Q = K = V = X, d_k = 2, 1/√2.
+const X = [[1, 0], [2, 0], [3, 0]];
+export const causalExample = { q: X, k: X, v: X, scale: Math.SQRT1_2, causal: true };
+
+export function softmax(s) {
+  const m = Math.max(...s);
+  const e = s.map((x) => Math.exp(x - m));
+  const sum = e.reduce((a, b) => a + b, 0);
+  return e.map((x) => x / sum);
+}
+
+// softmax(scale · Q Kᵀ + causal mask) and its product with V, in float64.
+export function attention({ q, k, v, scale, causal = false }) {
+  const weights = q.map((qi, i) => softmax(k.map((kj, j) =>
+    (causal && j > i ? -Infinity : scale * qi.reduce((acc, x, d) => acc + x * kj[d], 0)))));
+  const output = weights.map((w) => v[0].map((_, d) => w.reduce((acc, wj, j) => acc + wj * v[j][d], 0)));
+  return { weights, output };
+}
+
+const numbersIn = (text) => (text.match(/-?\d+(\.\d+)?/g) || []).map(Number);
+
+// The right answer and a wrong one to question `q` (attentionLab.practice()) about `example`
+// with `query` selected. `keyIndex(label)` gives the key a label names (the largest-weight
+// question's choices are the keys' labels in order).
+export function answers(q, example, query, keyIndex) {
+  const { weights, output } = attention(example);
+  const n = numbersIn(q.text);
+  switch (q.kind) {
+    case 'largest_weight': {
+      const best = weights[query].indexOf(Math.max(...weights[query]));
+      return { right: q.choices[best], wrong: q.choices[(best + 1) % q.choices.length] };
+    }
+    case 'weight': {
+      const label = /key (\S+)\?/.exec(q.text)?.[1] ?? /clave (\S+)\?/.exec(q.text)?.[1];
+      const j = keyIndex(label);
+      assert.ok(j >= 0, `a key of the example in "${q.text}"`);
+      return { right: weights[query][j] + 0.005, wrong: weights[query][j] + 0.05 };
+    }
+    case 'output_row':
+      return { right: output[query].map((x) => x.toFixed(3)).join(', '),
+               wrong: [output[query][0] + 0.1, ...output[query].slice(1)] };
+    case 'masked_weight':
+      assert.match(q.text, /blocked|causal/);
+      return { right: 0, wrong: 0.5 };
+    case 'shape': {  // "Q is a×d, K is b×d and V is b×e"
+      const [nq, , nk, , , dv] = n;
+      const cols = /output/.test(q.text) ? dv : nk;
+      return { right: `${nq}×${cols}`, wrong: [cols, nq] };
+    }
+    case 'spread': {
+      const dk = n[0];
+      const form = q.text.match(/deviation of (\S+)\?/)[1];
+      const want = { 'q·k': Math.sqrt(dk), 'q·k/√d_k': 1, 'q·k/d_k': 1 / Math.sqrt(dk) }[form];
+      return { right: want, wrong: want * 1.5 };
+    }
+    case 'fill_pitfall': {
+      const w = softmax([n[0], n[1], n[2] - 1]);
+      return { right: w[2], wrong: 0 };
+    }
+    case 'stable_softmax': {
+      const w = softmax(n.slice(0, 3));
+      return { right: Math.max(...w), wrong: 1 / 3 };
+    }
+    case 'saturation': {
+      const r = Math.sqrt(n[2]);
+      const w = softmax([0, r, 2 * r])[2];
+      return { right: w * (1 - w), wrong: w * (1 - w) + 0.1 };
+    }
+    default:
+      throw new Error(`a kind this test does not know: ${q.kind}`);
+  }
+}

@@ -1,0 +1,205 @@
+// The lesson's pages (lesson.html, leccion.html): the contents list, the reader's progress kept
+// on their device, the chapters' checks, and the numbers the text cites. The text and the
+// figures are the page's own HTML, so a course author can copy any part of it; this script only
+// reads that HTML:
+//
+//   <section id="…"><h2>…</h2> …             a chapter: listed in the contents, in order
+//   <attention-lab data-check="id" mode="practice" …>   the chapter's check: its `answer`
+//                                              events (docs/embed.md) mark the check done
+//   <span data-cite data-figure="fig-id" data-path="weights/2/2">   a number from the kernel:
+//                                              the figure's computation, entry at that path
+//
+// Cited numbers are computed here by the kernel module (attention.js, createAttention) from
+// the request of the figure they sit beside (FIGURE_REQUESTS): the same data the figure shows,
+// so the text can never disagree with it (tests/e2e/lesson.test.mjs compares each with the
+// figure's own trace()).
+(function () {
+  'use strict';
+  const lang = document.documentElement.lang.slice(0, 2) === 'es' ? 'es' : 'en';
+  const WORDS = {
+    en: {
+      contents: 'Contents', done: (n, total) => `${n} of ${total} done`,
+      resume: (n, title) => `You stopped at chapter ${n}, “${title}”.`,
+      continue: 'Continue', clear: 'Clear my progress', cleared: 'Progress cleared.',
+      right: 'Right: this check is done.', again: 'Not this time: read the explanation in the figure, then try the next question.',
+      read: 'read', checked: 'check done',
+    },
+    es: {
+      contents: 'Contenido', done: (n, total) => `${n} de ${total} hechos`,
+      resume: (n, title) => `Te quedaste en el capítulo ${n}, «${title}».`,
+      continue: 'Continuar', clear: 'Borrar mi progreso', cleared: 'Progreso borrado.',
+      right: 'Correcto: esta comprobación está hecha.', again: 'Esta vez no: lee la explicación en la figura y prueba la pregunta siguiente.',
+      read: 'leído', checked: 'comprobación hecha',
+    },
+  }[lang];
+
+  // [requests] What each figure with cited numbers computes, in the contract's request format
+  // (docs/contract.md): the figure's attributes written out as matrices.
+  const ROWS_123 = [[1, 0], [2, 0], [3, 0]];
+  const CAUSAL_3X2 = { q: ROWS_123, k: ROWS_123, v: ROWS_123, causal: true };
+  const FIGURE_REQUESTS = {
+    'fig-similarity': { q: [[2, 1]], k: [[1, 0], [0, 1], [-1, 0]], v: [[1, 0], [0, 1], [-1, 0]], scale: 1 },
+    'fig-softmax': CAUSAL_3X2,
+    'fig-output': CAUSAL_3X2,
+    // One query of 64 ones against keys of 64 zeros, ones and twos (scores 0, 64, 128), unscaled.
+    'fig-saturation': {
+      q: [Array(64).fill(1)], k: [0, 1, 2].map(x => Array(64).fill(x)),
+      v: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], scale: 1,
+    },
+  };
+
+  // [progress] kept in the reader's browser; a browser that refuses storage still reads the lesson.
+  const STORE = 'attention-lab-lesson';
+  function loadProgress() {
+    try {
+      const p = JSON.parse(localStorage.getItem(STORE) || '{}');
+      return { read: Array.isArray(p.read) ? p.read : [], checks: Array.isArray(p.checks) ? p.checks : [],
+               last: typeof p.last === 'string' ? p.last : '' };
+    } catch { return { read: [], checks: [], last: '' }; }
+  }
+  let progress = loadProgress();
+  function save() {
+    try { localStorage.setItem(STORE, JSON.stringify(progress)); } catch { /* private mode: not kept */ }
+    drawContents();
+  }
+  const mark = (list, id) => { if (!progress[list].includes(id)) { progress[list].push(id); save(); } };
+
+  const chapters = [...document.querySelectorAll('main section[id]')].map((section, i) => ({
+    id: section.id, number: i + 1, section, title: section.querySelector('h2').textContent.trim(),
+  }));
+  for (const c of chapters) {
+    const number = document.createElement('span');
+    number.className = 'number';
+    number.textContent = c.number + '.';
+    c.section.querySelector('h2').prepend(number);
+  }
+
+  // [contents] one link a chapter, with ✓ once it is read and its check done.
+  const aside = document.getElementById('contents');
+  const details = document.createElement('details');
+  details.open = matchMedia('(min-width: 70rem)').matches;
+  const summary = document.createElement('summary');
+  const list = document.createElement('ol');
+  const clear = document.createElement('button');
+  clear.type = 'button';
+  clear.textContent = WORDS.clear;
+  clear.addEventListener('click', () => {
+    progress = { read: [], checks: [], last: '' };
+    try { localStorage.removeItem(STORE); } catch { /* nothing kept */ }
+    for (const s of document.querySelectorAll('.check .status')) { s.textContent = ''; s.classList.remove('done'); }
+    drawContents();
+    resume.hidden = false;
+    resume.replaceChildren(Object.assign(document.createElement('p'), { textContent: WORDS.cleared }));
+  });
+  const actions = document.createElement('div');
+  actions.className = 'actions';
+  actions.append(clear);
+  details.append(summary, list, actions);
+  aside.append(details);
+
+  function complete(c) {
+    const hasCheck = c.section.querySelector('[data-check]') !== null;
+    return progress.read.includes(c.id) && (!hasCheck || progress.checks.includes(c.id));
+  }
+  function drawContents() {
+    const done = chapters.filter(complete).length;
+    summary.textContent = `${WORDS.contents} · ${WORDS.done(done, chapters.length)}`;
+    list.replaceChildren(...chapters.map(c => {
+      const a = document.createElement('a');
+      a.href = '#' + c.id;
+      if (c.id === progress.last) a.setAttribute('aria-current', 'true');
+      const tick = document.createElement('span');
+      tick.className = 'mark';
+      tick.textContent = complete(c) ? '✓' : '';
+      const states = [progress.read.includes(c.id) && WORDS.read, progress.checks.includes(c.id) && WORDS.checked].filter(Boolean);
+      if (states.length) a.title = states.join(', ');
+      a.append(tick, `${c.number}. ${c.title}`);
+      const li = document.createElement('li');
+      li.append(a);
+      return li;
+    }));
+  }
+  drawContents();
+
+  // [reading] a chapter is read once its end has been on screen; the last chapter whose
+  // heading was reached is where the reader stopped.
+  const byId = id => chapters.find(c => c.id === id);
+  const ends = new IntersectionObserver(entries => {
+    for (const e of entries) if (e.isIntersecting) mark('read', e.target.closest('section').id);
+  });
+  const headings = new IntersectionObserver(entries => {
+    for (const e of entries) {
+      if (!e.isIntersecting) continue;
+      const id = e.target.closest('section').id;
+      if (progress.last !== id) { progress.last = id; save(); }
+    }
+  }, { rootMargin: '0px 0px -60% 0px' });
+  for (const c of chapters) {
+    ends.observe(c.section.lastElementChild);
+    headings.observe(c.section.querySelector('h2'));
+  }
+
+  // [resume] offered when the reader comes back to the top of a lesson they had started.
+  const resume = document.getElementById('resume');
+  const stopped = byId(progress.last);
+  if (stopped && !location.hash && stopped !== chapters[0]) {
+    const go = document.createElement('a');
+    go.className = 'button primary';
+    go.href = '#' + stopped.id;
+    go.textContent = WORDS.continue;
+    go.addEventListener('click', () => { resume.hidden = true; });
+    resume.append(Object.assign(document.createElement('p'), { textContent: WORDS.resume(stopped.number, stopped.title) }), go);
+    resume.hidden = false;
+  }
+
+  // [checks] a right answer to a chapter's check marks it done; the verdict stays in the figure.
+  for (const figure of document.querySelectorAll('attention-lab[data-check]')) {
+    const status = figure.parentElement.querySelector('.status');
+    const id = figure.dataset.check;
+    const show = done => {
+      if (!status) return;
+      status.textContent = done ? WORDS.right : WORDS.again;
+      status.classList.toggle('done', done);
+    };
+    if (progress.checks.includes(id)) show(true);
+    figure.addEventListener('answer', event => {
+      const right = event.detail && event.detail.correct === true;
+      if (right) mark('checks', id);
+      show(right || progress.checks.includes(id));
+      if (!right && progress.checks.includes(id)) status.textContent = WORDS.again;
+    });
+  }
+
+  // [numbers] cited numbers, from the kernel, in the page's language.
+  function format(x) {
+    if (x !== 0 && Math.abs(x) < 1e-3) {
+      const [m, e] = x.toExponential(1).split('e');
+      const superscript = String(Number(e)).replace(/-/g, '⁻').replace(/\d/g, d => '⁰¹²³⁴⁵⁶⁷⁸⁹'[d]);
+      return `${new Intl.NumberFormat(lang).format(Number(m))} × 10${superscript}`;
+    }
+    // Three digits, or more where three would round a fraction to a whole number (a weight of
+    // 0.99966 is not 1).
+    let digits = 3;
+    const rounded = () => Number(x.toPrecision(digits));
+    while (digits < 6 && !Number.isInteger(x) && Number.isInteger(rounded())) ++digits;
+    return new Intl.NumberFormat(lang, { maximumSignificantDigits: digits }).format(x).replace('-', '−');
+  }
+  async function cite() {
+    const spans = [...document.querySelectorAll('[data-cite]')];
+    if (!spans.length || typeof createAttention !== 'function') return;
+    const kernel = await createAttention();
+    const responses = new Map();
+    for (const span of spans) {
+      const figure = span.dataset.figure;
+      if (!FIGURE_REQUESTS[figure]) throw new Error(`lesson: no request for the cited figure ${figure}`);
+      if (!responses.has(figure)) {
+        responses.set(figure, kernel.computeObject({ ...FIGURE_REQUESTS[figure], outputs: ['output', 'weights', 'scores'] }));
+      }
+      const value = span.dataset.path.split('/').reduce((at, key) => at[key], responses.get(figure));
+      span.dataset.value = String(value);
+      span.textContent = format(Number(value));
+    }
+    document.documentElement.dataset.cited = 'true';
+  }
+  cite().catch(error => console.error(error));
+})();
