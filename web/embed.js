@@ -14,10 +14,12 @@
 //
 // Element API: `ready` (true while a live instance has drawn its first frame) and a `ready`
 // event each time one has, `state` (last known, kept while the figure is released),
-// `setState(partial)` (queued until ready), and a `change` event whose detail is the new
-// state. Everything travels by postMessage; only messages from the instance's own frame and
-// origin, of the expected shapes, are read, and nothing received is ever evaluated. A swipe
-// that the instance cannot scroll further (at its top or bottom) scrolls the lesson instead.
+// `setState(partial)` (queued until ready), a `change` event whose detail is the new state, and
+// an `answer` event when the learner answers a practice question (detail: {question, answer,
+// correct, expected, explanation}). Everything travels by postMessage; only messages from the
+// instance's own frame and origin, of the expected shapes, are read, and nothing received is
+// ever evaluated. A swipe that the instance cannot scroll further (at its top or bottom)
+// scrolls the lesson instead.
 //
 // Many figures on one page ([figures] below): a figure starts its instance only when it comes
 // near the viewport, at most LIVE_LIMIT hold one at once (each holds a WebGL context, and
@@ -46,6 +48,22 @@
   const isDistance = (x) => typeof x === 'number' && Number.isFinite(x) && Math.abs(x) <= 4000;
   // A figure's height (attention-lab:size): CSS pixels, held to a frame a page can show.
   const frameHeight = (x) => (typeof x === 'number' && Number.isFinite(x) ? Math.min(Math.max(Math.ceil(x), 100), 8000) : null);
+  // A practice answer's message: the question ({id, kind, text, choices?}), the answer as given
+  // (a text, a number or a list of numbers) and the verdict; the detail is a fresh copy.
+  const isNumber = (x) => typeof x === 'number' && Number.isFinite(x);
+  const isText = (x) => typeof x === 'string';
+  function answerOf(data) {
+    const q = data.question;
+    if (!isPlainObject(q) || ![q.id, q.kind, q.text].every(isText)) return null;
+    if (q.choices !== undefined && !(Array.isArray(q.choices) && q.choices.every(isText))) return null;
+    const answer = data.answer;
+    if (!(isText(answer) || isNumber(answer) || (Array.isArray(answer) && answer.every(isNumber)))) return null;
+    if (typeof data.correct !== 'boolean' || !isText(data.expected) || !isText(data.explanation)) return null;
+    const question = { id: q.id, kind: q.kind, text: q.text };
+    if (q.choices) question.choices = q.choices.slice();
+    return { question, answer: Array.isArray(answer) ? answer.slice() : answer, correct: data.correct,
+             expected: data.expected, explanation: data.explanation };
+  }
 
   function fragmentOf(state) {
     return Object.entries(state)
@@ -230,6 +248,11 @@
       }
       if (isPlainObject(data) && data.type === 'attention-lab:overscroll') {
         if (isDistance(data.dx) && isDistance(data.dy)) window.scrollBy({ left: data.dx, top: data.dy, behavior: 'instant' });
+        return;
+      }
+      if (isPlainObject(data) && data.type === 'attention-lab:answer') {
+        const detail = answerOf(data);
+        if (detail) this.dispatchEvent(new CustomEvent('answer', { detail }));
         return;
       }
       if (isPlainObject(data) && data.type === 'attention-lab:lost') {

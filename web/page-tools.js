@@ -1,8 +1,8 @@
 // The page's side of export and accessibility (src/app/page_tools.h): downloads, the
 // clipboard, the screen-reader table and live region, the system's colour scheme and motion
-// preference, the page's visibility (drawing on demand), and Tab on the canvas. index.html
-// calls attentionLabTools(Module, api, call) once, before the app loads; it adds these hooks
-// to Module and these calls to the page API:
+// preference, the page's visibility and the canvas's size (drawing on demand), and Tab on the
+// canvas. index.html calls attentionLabTools(Module, api, call) once, before the app loads; it
+// adds these hooks to Module and these calls to the page API:
 //
 //   attentionLab.exportText('csv' | 'json' | 'embed')   what an export gives, as text
 //   attentionLab.embedCode()                            the <attention-lab …> line on screen
@@ -99,10 +99,16 @@ window.attentionLabTools = function (Module, api, call) {
   };
   for (const query of [dark, still, coarse]) query.addEventListener('change', tellPreferences);
 
-  // [visibility] the app draws nothing while the page is hidden or its canvas is out of view
-  // (a lesson page may hold several instances); it reads Module.labHidden every tick.
+  // [visibility] the app draws nothing, and runs no frame loop, while the page is hidden or its
+  // canvas is out of view (a lesson page may hold several instances). Module.labHidden is what
+  // the app reads as it starts; later changes are told to it.
   let onScreen = true;
-  const tellVisibility = () => { Module.labHidden = document.hidden || !onScreen; };
+  const tellVisibility = () => {
+    const hidden = document.hidden || !onScreen;
+    if (hidden === Module.labHidden) return;
+    Module.labHidden = hidden;
+    if (ready()) call('lab_set_visible', null, ['number'], [hidden ? 0 : 1]);
+  };
   document.addEventListener('visibilitychange', tellVisibility);
   if (window.IntersectionObserver) {
     new IntersectionObserver(entries => {
@@ -111,6 +117,14 @@ window.attentionLabTools = function (Module, api, call) {
     }).observe(Module.canvas);
   }
   tellVisibility();
+
+  // [size] the app fits the canvas's backing store to its CSS size × devicePixelRatio in its next
+  // frame; idle, it has none, so a change of either wakes it. device-pixel-content-box follows
+  // both (the pixel ratio changes with the browser's zoom and between screens).
+  if (window.ResizeObserver) {
+    const resized = new ResizeObserver(() => { if (ready()) call('lab_wake', null, [], []); });
+    try { resized.observe(Module.canvas, { box: 'device-pixel-content-box' }); } catch (e) { resized.observe(Module.canvas); }
+  }
 
   // [Tab] moves between the canvas's focus zones, then leaves the canvas as on any page.
   // Registered before GLFW's own listener, which would keep every Tab inside.

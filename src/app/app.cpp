@@ -6,12 +6,40 @@
 #include "page_bridge.h"
 #include "state.h"
 
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#endif
+
 App* g_app = nullptr;
 
 // [SECTION] drawing on demand
+namespace {
 constexpr int kSettleFrames = 3;  // ImGui settles hover, release and popups a frame later
+bool g_resting = false;           // the browser's loop is paused
+}  // namespace
 
-void wake() { g_app->pending = std::max(g_app->pending, kSettleFrames); }
+void wake() {
+  g_app->pending = std::max(g_app->pending, kSettleFrames);
+#ifdef __EMSCRIPTEN__
+  if (g_resting && g_app->visible) {
+    g_resting = false;
+    emscripten_resume_main_loop();
+  }
+#endif
+}
+
+void rest() {
+#ifdef __EMSCRIPTEN__
+  if (g_resting) return;
+  g_resting = true;
+  emscripten_pause_main_loop();
+#endif
+}
+
+void set_visible(App& app, bool visible) {
+  app.visible = visible;
+  if (visible) wake();  // draws what changed while hidden
+}
 
 // [SECTION] changes of state
 void change_state(App& app, lab::State next, bool ongoing) {
@@ -65,4 +93,14 @@ void publish_change(App& app) {
   if (!app.lab.take_changed()) return;
   page::state_changed(lab::to_fragment(app.lab.state()));
   wake();
+}
+
+// [SECTION] practice
+practice::Verdict check_answer(App& app, const std::string& value) {
+  const bool was_answered = app.lab.practice().answered();
+  const practice::Verdict verdict = app.lab.practice_answer(value);
+  app.ui.practice_error = verdict.error;
+  if (!was_answered && app.lab.practice().answered()) page::answered(app.lab.practice().answered_json());
+  wake();
+  return verdict;
 }

@@ -8,6 +8,7 @@
 
 #include "i18n.h"
 #include "lab.h"
+#include "practice.h"
 #include "ui.h"
 
 struct GLFWwindow;
@@ -55,7 +56,15 @@ extern App* g_app;  // the one instance: the page calls in through plain C funct
 // A frame is drawn after a change, an input, a resize, or while something moves (Play, a
 // running training); otherwise the loop draws nothing, so an idle instance costs nothing. An
 // input is followed by a few frames: ImGui settles hover, release and popups a frame later.
+// In the browser the loop itself stops: once a frame finds nothing left to draw it rests
+// (emscripten_pause_main_loop: no requestAnimationFrame callback at all), and wake() starts it
+// again, unless the instance is hidden (then set_visible() does, when it shows again). So every
+// source of change calls wake(): input, the page API, the canvas's size, the preferences.
+// Natively the loop sleeps in glfwWaitEventsTimeout instead and rest() does nothing.
 void wake();
+void rest();
+// The page hid the instance (the page hidden, the canvas scrolled out of view) or showed it.
+void set_visible(App& app, bool visible);
 
 // [SECTION] changes of state
 // Applies a change and records it in the history (history.h); `ongoing`: part of a gesture
@@ -72,3 +81,9 @@ void publish_change(App& app);
 void show_link_notes(App& app);
 // The reader's system language, for lang=auto (read once).
 const std::string& system_language();
+
+// [SECTION] practice
+// Checks an answer (JSON text) to the practice question, from the panel or attentionLab.answer():
+// the panel shows the verdict, or why the answer could not be read. The first answer scored
+// for a question is the page's `answer` event (page::answered).
+practice::Verdict check_answer(App& app, const std::string& value);

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "accessibility.h"
@@ -146,26 +147,24 @@ void advance_training(App& app) {
 // Practice mode's buttons: a new question, or the typed or chosen answer to the current one.
 void answer_practice(App& app) {
   ui::Memory& u = app.ui;
-  if (u.practice_next_requested) app.lab.practice_next();
-  if (!u.practice_answer.empty()) u.practice_error = app.lab.practice_answer(u.practice_answer).error;
-  if (u.practice_next_requested || !u.practice_answer.empty()) wake();
+  if (u.practice_next_requested) app.lab.practice_next(), wake();
+  if (!u.practice_answer.empty()) check_answer(app, u.practice_answer);
   u.practice_next_requested = false;
   u.practice_answer.clear();
 }
 
+// Whether the next frame has something to draw; when not, the browser's loop rests (app.h).
+bool busy(const App& app) { return app.pending > 0 || animating(app) || web_input::animating(); }
+
 void frame() {
   App& app = *g_app;
 #ifdef __EMSCRIPTEN__
+  // The page wakes the app when the canvas's size or the pixel ratio changes (page-tools.js).
   if (fit_canvas(app.window)) wake();
-  // web/page-tools.js sets Module.labHidden from the page's visibility and an
-  // IntersectionObserver on the canvas. The first frame is drawn regardless: it resolves ready.
-  const bool visible = EM_ASM_INT({ return Module.labHidden ? 0 : 1; }) != 0;
-  if (visible && !app.visible) wake();
-  app.visible = visible;
-  if (!visible && app.frames > 0) return;
+  // Hidden (the page, or the canvas out of view: page-tools.js), the app rests until it is
+  // visible again. The first frame is drawn regardless: it resolves ready.
+  if (!app.visible && app.frames > 0) return rest();
 #endif
-  if (app.ui.redraw) wake();
-  app.ui.redraw = false;
   if (web_input::animating()) wake();  // a swipe's momentum, a tap's frames
   // Fonts and style follow the screen's scale and the theme; rebuilt only when they change.
   const float scale = current_scale(app.window);
@@ -193,7 +192,7 @@ void frame() {
     if (!app.ui.notes.empty() && app.link_notes.lang != lang) show_link_notes(app);
     wake();
   }
-  if (app.pending <= 0 && !animating(app)) return;
+  if (!busy(app)) return rest();
   app.pending = std::max(0, app.pending - 1);
 
   ImGui_ImplOpenGL3_NewFrame();
@@ -207,6 +206,7 @@ void frame() {
   web_input::after_new_frame();
   ui::input::begin_frame();
   lab::State next = ui::draw(app.lab, app.ui);
+  if (std::exchange(app.ui.draw_again, false)) wake();
   ImGui::Render();
   ui::input::end_frame();
   web_input::after_frame();
@@ -254,6 +254,8 @@ void frame() {
   }
 #endif
   glfwSwapBuffers(app.window);
+  // Nothing more to draw: no callback until something wakes the app.
+  if (!busy(app)) rest();
 }
 
 }  // namespace
@@ -289,6 +291,8 @@ int main(int argc, char** argv) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
+  // A steady caret: a blinking one would need frames while the page is otherwise idle.
+  ImGui::GetIO().ConfigInputTextCursorBlink = false;
   // Installed before ImGui's callbacks, which chain to it.
   glfwSetKeyCallback(app.window, [](GLFWwindow*, int key, int, int action, int mods) {
     wake();
@@ -315,6 +319,7 @@ int main(int argc, char** argv) {
   tools::attach(app.lab, app.ui);
 #ifdef __EMSCRIPTEN__
   ImGui_ImplOpenGL3_Init("#version 300 es");
+  app.visible = !page::hidden();
   apply_fragment(app, page::initial_fragment(), true);
   emscripten_set_main_loop(frame, 0, false);
 #else

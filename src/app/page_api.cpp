@@ -74,20 +74,20 @@ PAGE_API const char* lab_experiment() {
   text = g_app->lab.experiment_json();
   return text.c_str();
 }
-// Practice mode: the question awaiting an answer (practice.h's JSON), and the verdict on an
-// answer given as JSON text. The practice panel shows both, so the app draws again.
+// Practice mode: the question on screen (practice.h's JSON), read without moving on (only the
+// first call, before any question, asks one: the panel then shows it); and the verdict on an
+// answer given as JSON text, which the panel shows (check_answer).
 PAGE_API const char* lab_practice() {
   static std::string text;
+  const bool first = g_app->lab.practice().asked() == 0;
   text = g_app->lab.practice_question_json();
-  wake();
+  if (first) wake();
   return text.c_str();
 }
 PAGE_API const char* lab_answer(const char* value) {
   static std::string text;
-  const practice::Verdict verdict = g_app->lab.practice_answer(value);
-  g_app->ui.practice_error = verdict.error;
+  const practice::Verdict verdict = check_answer(*g_app, value);
   text = practice::Session::verdict_json(g_app->lab.practice().current(), verdict);
-  wake();
   return text.c_str();
 }
 // attentionLab.load (web/load.js): data in the contract's format, shown in the walkthrough
@@ -117,10 +117,17 @@ PAGE_API const char* lab_about() {
 // and the page around it.
 PAGE_API const char* lab_text(const char* english) { return tr(english); }
 
+// [SECTION] drawing on demand (page-tools.js): what the app cannot see for itself
+// The canvas's CSS size or the screen's pixel ratio changed (a ResizeObserver): the next frame
+// fits the canvas to it.
+PAGE_API void lab_wake() { wake(); }
+// The page was hidden or shown, or the canvas scrolled out of or into view.
+PAGE_API void lab_set_visible(int visible) { set_visible(*g_app, visible != 0); }
+
 // [SECTION] export and accessibility (page-tools.js)
 // Tab or Shift+Tab on the canvas: 1 if focus moved inside it, 0 if it should leave it.
 PAGE_API int lab_tab(int back) {
-  g_app->ui.redraw = true;
+  wake();
   return ui::tab(g_app->ui, back != 0, false) ? 1 : 0;
 }
 
@@ -129,7 +136,7 @@ PAGE_API void lab_set_preferences(int dark, int reduced_motion, int coarse_point
   g_app->ui.prefers_dark = dark != 0;
   g_app->ui.reduced_motion = reduced_motion != 0;
   g_app->ui.touch_screen = coarse_pointer != 0;
-  g_app->ui.redraw = true;
+  wake();
 }
 
 // What an export would give, as text: kind 1 = CSV, 2 = JSON, 3 = embed code.
@@ -145,12 +152,13 @@ PAGE_API const char* lab_export_text(int kind) {
 PAGE_API void lab_export(int kind) {
   if (ui::ExportKind(kind) == ui::ExportKind::png) tools::request_png();
   else if (kind > 0 && kind <= 3) ui::run_export(g_app->lab, g_app->ui, ui::ExportKind(kind));
+  wake();  // the Export menu's message
 }
 
 // The outcome of a copy or download, shown in the Export menu.
 PAGE_API void lab_export_message(const char* text) {
   g_app->ui.export_message = text;
-  g_app->ui.redraw = true;
+  wake();
 }
 
 }  // extern "C"

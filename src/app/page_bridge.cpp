@@ -36,9 +36,15 @@ void notes(const std::vector<std::string>& notes) {
   EM_ASM({ if (Module.labNotes) Module.labNotes(JSON.parse(UTF8ToString($0))); }, text.c_str());
 }
 
+void answered(const std::string& event_json) {
+  EM_ASM({ if (Module.labAnswered) Module.labAnswered(JSON.parse(UTF8ToString($0))); }, event_json.c_str());
+}
+
 void first_frame() {
   EM_ASM({ if (Module.labReady) Module.labReady(); });
 }
+
+bool hidden() { return EM_ASM_INT({ return Module.labHidden ? 1 : 0; }) != 0; }
 
 std::string initial_fragment() { return read_page_text(false); }
 
@@ -64,7 +70,9 @@ void figure_height(double css_pixels) {
 namespace page {
 void state_changed(const std::string&) {}
 void notes(const std::vector<std::string>&) {}
+void answered(const std::string&) {}
 void first_frame() {}
+bool hidden() { return false; }
 std::string initial_fragment() { return ""; }
 std::string system_language() {
   for (const char* name : {"LC_ALL", "LC_MESSAGES", "LANG"})

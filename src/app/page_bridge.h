@@ -12,8 +12,14 @@ namespace page {
 void state_changed(const std::string& fragment);
 // Shows the notes about ignored fragment keys and values to the page (an ARIA live region).
 void notes(const std::vector<std::string>& notes);
+// The learner answered the practice question (practice::Session::answered_json()): the page's
+// `answer` listeners and its host hear of it.
+void answered(const std::string& event_json);
 // The first frame is on screen: resolves attentionLab.ready.
 void first_frame();
+// Whether the page hides the instance as it starts (web/page-tools.js's Module.labHidden; later
+// changes come through lab_set_visible). Natively false.
+bool hidden();
 // The fragment the page was opened with ("" natively).
 std::string initial_fragment();
 // The reader's language: the browser's navigator.language, natively LC_ALL, LC_MESSAGES or

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "accessibility.h"
+#include "app.h"  // wake(): the app draws on demand
 #include "export.h"
 #include "i18n.h"
 
@@ -99,7 +100,7 @@ void attach(const lab::Lab& lab, ui::Memory& ui) {
 
 void request_png() {
   g_png_requested = true;
-  g_ui->redraw = true;
+  wake();
 }
 
 void after_frame() {

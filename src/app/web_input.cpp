@@ -198,11 +198,15 @@ EM_BOOL on_touch(int, const EmscriptenTouchEvent* e, void*) {
     g_screen_to_canvas = {float(t.screenX - t.targetX) * scale, float(t.screenY - t.targetY) * scale};
     (g.touch.*handle)(t.identifier, {float(t.screenX) * scale, float(t.screenY) * scale}, when, g_target);
   }
+  // The recognizer decides in later frames (a tap waits to see if a second follows): the app's
+  // loop runs while it does (animating()).
+  wake();
   return EM_FALSE;
 }
 
 EM_BOOL on_touch_cancel(int, const EmscriptenTouchEvent*, void*) {
   g.touch.cancel(g_target);
+  wake();
   return EM_FALSE;
 }
 

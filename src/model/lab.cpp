@@ -43,7 +43,7 @@ void Lab::practice_next() {
   const practice::Live live{q(), k(), v(), head(), options_.scale, state_.query,
                             [this](int i) { return query_label(i); }, [this](int j) { return key_label(j); },
                             [this](int i, int j) { return mask_reason(i, j); }};
-  practice_.next(live);
+  practice_.next(live, state_.ask);
 }
 
 practice::Verdict Lab::practice_answer(const std::string& value) {
@@ -58,7 +58,7 @@ practice::Verdict Lab::practice_answer(const std::string& value) {
 }
 
 std::string Lab::practice_question_json() {
-  if (practice_.asked() == 0 || practice_.answered()) practice_next();
+  if (practice_.asked() == 0) practice_next();
   return practice_.question_json();
 }
 

@@ -81,8 +81,8 @@ class Lab {
   const practice::Session& practice() const { return practice_; }
   void practice_next();
   practice::Verdict practice_answer(const std::string& value);
-  // attentionLab.practice(): the question awaiting an answer (a new one once the last is
-  // answered, the first on the first call).
+  // attentionLab.practice(): the question on screen, answered or not (the first one on the
+  // first call, as the practice panel asks it on its first frame); only "Next question" moves on.
   std::string practice_question_json();
 
   // attentionLab.experiment(): the experiment's JSON, or the runs' in view=train.

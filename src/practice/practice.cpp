@@ -356,41 +356,38 @@ bool numbers_of(const nlohmann::json& answer, std::vector<double>& out, std::str
 
 // [SECTION] the kinds of question
 
-// One row per kind, in the order of QuestionKind: its name (in ids and the page API's
-// "kind") and how a question of it is made.
+// One row per kind, in the order of QuestionKind (its name is kKindNames'): how a question of
+// it is made.
 struct KindRow {
   QuestionKind kind;
-  const char* name;
   Question (*make)(const Live& live, std::uint32_t seed, int number);
 };
 
 constexpr KindRow kKinds[] = {
-    {QuestionKind::largest_weight, "largest_weight", [](const Live& l, std::uint32_t, int) { return largest_weight(l); }},
-    {QuestionKind::weight, "weight", [](const Live& l, std::uint32_t seed, int) { return weight(l, seed); }},
-    {QuestionKind::output_row, "output_row", [](const Live& l, std::uint32_t, int) { return output_row(l); }},
-    {QuestionKind::masked_weight, "masked_weight",
-     [](const Live& l, std::uint32_t seed, int) { return masked_weight(l, seed); }},
-    {QuestionKind::shape, "shape", [](const Live&, std::uint32_t seed, int n) { return shape(seed, n); }},
-    {QuestionKind::spread, "spread", [](const Live&, std::uint32_t seed, int n) { return spread(seed, n); }},
-    {QuestionKind::fill_pitfall, "fill_pitfall", [](const Live&, std::uint32_t seed, int) { return fill_pitfall(seed); }},
-    {QuestionKind::stable_softmax, "stable_softmax",
-     [](const Live&, std::uint32_t seed, int) { return stable_softmax(seed); }},
-    {QuestionKind::saturation, "saturation", [](const Live&, std::uint32_t seed, int) { return saturation(seed); }},
+    {QuestionKind::largest_weight, [](const Live& l, std::uint32_t, int) { return largest_weight(l); }},
+    {QuestionKind::weight, [](const Live& l, std::uint32_t seed, int) { return weight(l, seed); }},
+    {QuestionKind::output_row, [](const Live& l, std::uint32_t, int) { return output_row(l); }},
+    {QuestionKind::masked_weight, [](const Live& l, std::uint32_t seed, int) { return masked_weight(l, seed); }},
+    {QuestionKind::shape, [](const Live&, std::uint32_t seed, int n) { return shape(seed, n); }},
+    {QuestionKind::spread, [](const Live&, std::uint32_t seed, int n) { return spread(seed, n); }},
+    {QuestionKind::fill_pitfall, [](const Live&, std::uint32_t seed, int) { return fill_pitfall(seed); }},
+    {QuestionKind::stable_softmax, [](const Live&, std::uint32_t seed, int) { return stable_softmax(seed); }},
+    {QuestionKind::saturation, [](const Live&, std::uint32_t seed, int) { return saturation(seed); }},
 };
 
-// QuestionKind's values index the table.
+// QuestionKind's values index the table, and every kind has a name.
 constexpr bool in_kind_order() {
   for (std::size_t i = 0; i < std::size(kKinds); ++i)
     if (kKinds[i].kind != QuestionKind(i)) return false;
-  return true;
+  return std::size(kKinds) == std::size(kKindNames);
 }
-static_assert(in_kind_order(), "kKinds lists the kinds in the order of enum QuestionKind");
+static_assert(in_kind_order(), "kKinds lists the kinds in the order of enum QuestionKind, one per name");
 
 }  // namespace
 
 int question_kind_count() { return int(std::size(kKinds)); }
 
-const char* kind_name(QuestionKind kind) { return kKinds[int(kind)].name; }
+const char* kind_name(QuestionKind kind) { return kKindNames[int(kind)]; }
 
 Question make(QuestionKind kind, const Live& live, std::uint32_t seed, int number) {
   Question q = kKinds[int(kind)].make(live, seed, number);
@@ -438,8 +435,11 @@ Verdict check(const Question& q, const nlohmann::json& answer) {
   return v;
 }
 
-void Session::next(const Live& live) {
-  const QuestionKind kind = QuestionKind(turn_++ % question_kind_count());
+void Session::next(const Live& live, const std::vector<QuestionKind>& kinds) {
+  // Another list starts from its first kind.
+  if (kinds != kinds_) kinds_ = kinds, turn_ = 0;
+  const int turn = turn_++;
+  const QuestionKind kind = kinds.empty() ? QuestionKind(turn % question_kind_count()) : kinds[std::size_t(turn) % kinds.size()];
   ++asked_;
   current_ = make(kind, live, 0x5eed0000u + std::uint32_t(asked_), asked_);
   answered_ = last_correct_ = false;
@@ -449,21 +449,40 @@ Verdict Session::answer(const nlohmann::json& value) {
   const Verdict v = check(current_, value);
   if (!v.error.empty() || answered_) return v;
   answered_ = true;
+  answer_ = value.dump();
   last_correct_ = v.correct;
   right_ += v.correct;
   return v;
 }
 
+namespace {
+// What a script is told of a question: {id, kind, text, choices?}.
+nlohmann::json question_fields(const Question& q) {
+  nlohmann::json j = {{"id", q.id}, {"kind", kind_name(q.kind)}, {"text", q.text}};
+  if (!q.choices.empty()) j["choices"] = q.choices;
+  return j;
+}
+nlohmann::json verdict_fields(const Question& q, bool correct) {
+  return {{"correct", correct}, {"expected", q.expected_text}, {"explanation", q.explanation}};
+}
+}  // namespace
+
 std::string Session::question_json() const {
-  nlohmann::json j = {{"id", current_.id},     {"kind", kind_name(current_.kind)}, {"text", current_.text},
-                      {"asked", asked_},       {"right", right_},                  {"answered", answered_}};
-  if (!current_.choices.empty()) j["choices"] = current_.choices;
+  nlohmann::json j = question_fields(current_);
+  j.update({{"asked", asked_}, {"right", right_}, {"answered", answered_}});
   return j.dump();
 }
 
 std::string Session::verdict_json(const Question& q, const Verdict& v) {
   if (!v.error.empty()) return nlohmann::json{{"error", v.error}}.dump();
-  return nlohmann::json{{"correct", v.correct}, {"expected", q.expected_text}, {"explanation", q.explanation}}.dump();
+  return verdict_fields(q, v.correct).dump();
+}
+
+std::string Session::answered_json() const {
+  if (!answered_) return "null";
+  nlohmann::json j = {{"question", question_fields(current_)}, {"answer", nlohmann::json::parse(answer_)}};
+  j.update(verdict_fields(current_, last_correct_));
+  return j.dump();
 }
 
 }  // namespace practice

@@ -13,23 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "kinds.h"  // QuestionKind and its names
 #include "reference.h"
 
 namespace practice {
 
-enum class QuestionKind {
-  largest_weight,  // which key the selected query weights most (live)
-  weight,          // one weight of the selected query's row, within ±0.01 (live)
-  output_row,      // the selected query's output row, within ±0.02 each (live)
-  masked_weight,   // what a blocked cell's weight becomes (live when something is blocked)
-  shape,           // the shape of S or of the output for given shapes
-  spread,          // the standard deviation of q·k, q·k/√d_k or q·k/d_k at a d_k
-  fill_pitfall,    // the weight a key keeps when the mask adds −1 instead of −∞
-  stable_softmax,  // the softmax of large scores, by subtracting the row maximum
-  saturation,      // the softmax's derivative at the winning key, unscaled against 1/√d_k
-};
-// A new kind is an enumerator here, its row in practice.cpp's table and the function that
-// makes its questions; the session asks every kind in turn, counted from that table.
 int question_kind_count();
 const char* kind_name(QuestionKind kind);
 
@@ -69,7 +57,7 @@ struct Verdict {
 // or [8, 12] (a number given as text is read too).
 Verdict check(const Question& q, const nlohmann::json& answer);
 
-// The questions of one sitting: each kind in turn, a score, the last verdict.
+// The questions of one sitting: each kind asked in turn, a score, the last verdict.
 class Session {
  public:
   const Question& current() const { return current_; }
@@ -77,20 +65,26 @@ class Session {
   bool last_correct() const { return last_correct_; }
   int asked() const { return asked_; }
   int right() const { return right_; }
-  // A new question about `live`, of the next kind in turn.
-  void next(const Live& live);
+  // A new question about `live`, of the next kind in turn among `kinds` (the link's `ask`;
+  // empty: every kind); a list other than the last one's starts from its first kind.
+  void next(const Live& live, const std::vector<QuestionKind>& kinds = {});
   // Checks the answer to the current question; once answered, later answers are not scored.
   Verdict answer(const nlohmann::json& value);
 
-  // attentionLab.practice(): {id, kind, text, choices?, asked, right}; and the verdict of
-  // attentionLab.answer(): {correct, expected, explanation} or {error}.
+  // attentionLab.practice(): {id, kind, text, choices?, asked, right, answered}; the verdict of
+  // attentionLab.answer(): {correct, expected, explanation} or {error}; and, once the current
+  // question is answered, the page's `answer` event: {question: {id, kind, text, choices?},
+  // answer (as given), correct, expected, explanation}.
   std::string question_json() const;
   static std::string verdict_json(const Question& q, const Verdict& v);
+  std::string answered_json() const;
 
  private:
   Question current_;
+  std::string answer_;  // the scored answer to current_, as JSON text
   bool answered_ = false, last_correct_ = false;
   int asked_ = 0, right_ = 0, turn_ = 0;
+  std::vector<QuestionKind> kinds_;  // the kinds asked in turn (empty: all), turn_ counted in them
 };
 
 }  // namespace practice

@@ -102,6 +102,7 @@ State preset_for(const Preset& preset, const State& shown) {
   s.lang = shown.lang;
   s.density = shown.density;
   s.mode = shown.mode;
+  s.ask = shown.ask;
   s.figure = shown.figure;
   return s;
 }

@@ -26,10 +26,12 @@ namespace {
 auto tie(const State& s) {
   const auto& [preset, step, query, batch, view, kind, nq, nk, dk, dv, seed, scale, custom_scale, causal, pad, blocked, q,
                k, v, source, query_tokens, key_tokens, loaded_heads, head, project, dmodel, x, wq, wk, wv, theme, lang,
-               density, mode, figure, mult, row, pitfall, tile, heads, kv_heads, run, train, play, steps_per_frame, vs] = s;
+               density, mode, ask, figure, mult, row, pitfall, tile, heads, kv_heads, run, train, play, steps_per_frame,
+               vs] = s;
   return std::tie(preset, step, query, batch, view, kind, nq, nk, dk, dv, seed, scale, custom_scale, causal, pad, blocked,
                   q, k, v, source, query_tokens, key_tokens, loaded_heads, head, project, dmodel, x, wq, wk, wv, theme,
-                  lang, density, mode, figure, mult, row, pitfall, tile, heads, kv_heads, run, train, play, steps_per_frame, vs);
+                  lang, density, mode, ask, figure, mult, row, pitfall, tile, heads, kv_heads, run, train, play,
+                  steps_per_frame, vs);
 }
 }  // namespace
 
@@ -196,21 +198,29 @@ constexpr std::size_t kMaxFigureParts = 16, kMaxFigurePartName = 32;
 
 const std::size_t kMaxMatrix = std::size_t(Limits::max_batch) * Limits::max_n * Limits::max_d;
 
-// "walkthrough, compare, … or train", from the one list of views.
-std::string view_names() {
-  std::string text;
-  for (const ViewRow& v : kViews) text += (text.empty() ? "" : &v == std::end(kViews) - 1 ? " or " : ", ") + std::string(v.name);
-  return text;
-}
-
 }  // namespace
 
 template <>
 struct Names<train::Positions> {
   static constexpr const auto& list = train::kPositionNames;
 };
+template <>
+struct Names<practice::QuestionKind> {
+  static constexpr const auto& list = practice::kKindNames;
+};
 
 namespace {
+
+// "walkthrough, compare, … or train": every name of E's one list, for a note in the reader's
+// language.
+template <class E>
+std::string names_text() {
+  std::string text;
+  const std::string last = std::string(" ") + tr("or") + " ";
+  for (const auto& item : Names<E>::list)
+    text += (text.empty() ? "" : &item == std::end(Names<E>::list) - 1 ? last : ", ") + std::string(name_in(item));
+  return text;
+}
 
 // [SECTION] view=train's keys -------------------------------------------------------------
 
@@ -543,7 +553,7 @@ const Key kKeys[] = {
      },
      whole_text<&S::head>, [](const S& s, const S&, bool all) { return all && loaded_head_count(s) > 1; },
      keep<&S::head>, true},
-    {"view", [](S& s, R& r) { return parse_name(r.value, s.view) ? "" : r.expected_text(view_names()); },
+    {"view", [](S& s, R& r) { return parse_name(r.value, s.view) ? "" : r.expected_text(names_text<View>()); },
      name_text<&S::view>, changed<&S::view>, keep<&S::view>, false},
     {"theme", [](S& s, R& r) { return read_name(r, s.theme, N_("light, dark or auto")); }, name_text<&S::theme>,
      changed<&S::theme>, keep<&S::theme>, false},
@@ -555,6 +565,17 @@ const Key kKeys[] = {
      changed<&S::density>, keep<&S::density>, false},
     {"mode", [](S& s, R& r) { return read_name(r, s.mode, N_("explore or practice")); }, name_text<&S::mode>,
      changed<&S::mode>, keep<&S::mode>, true},
+    // The kinds of question practice asks, in turn (a lesson's check asks about its chapter).
+    {"ask",
+     [](S& s, R& r) {
+       const auto kind = [](std::string_view t, practice::QuestionKind& out) { return parse_name(t, out); };
+       return parse_list(r.value, count_of<practice::QuestionKind>(), s.ask, kind)
+                  ? ""
+                  : r.expected(N_("up to %d kinds of question separated by commas: %s"),
+                               int(count_of<practice::QuestionKind>()), names_text<practice::QuestionKind>().c_str());
+     },
+     [](const S& s) { return list_text(s.ask, [](practice::QuestionKind k) { return std::string(name_of(k)); }); },
+     changed<&S::ask>, keep<&S::ask>, false},
     // The parts' names are checked against the final view's (fit_figure), once it is known.
     {"figure",
      [](S& s, R& r) {

@@ -18,6 +18,7 @@
 #include "choices.h"    // the enums of the state's choices and their names; the views' row
 #include "config.h"     // train::Config: view=train's settings (limits stated once, in src/train)
 #include "i18n.h"       // N_(): the presets' titles are messages
+#include "kinds.h"      // practice::QuestionKind: the kinds of question mode=practice asks
 
 namespace lab {
 
@@ -99,6 +100,7 @@ struct State {
   Language lang = Language::system;
   Density density = Density::full;
   Mode mode = Mode::explore;
+  std::vector<practice::QuestionKind> ask;  // mode=practice: the kinds asked in turn (empty: every kind)
   // An embedded figure's parts (figure_parts.h), in the order they are shown; empty: the
   // whole lab. Like theme and mode it is the reader's: a preset keeps it.
   std::vector<std::string> figure;

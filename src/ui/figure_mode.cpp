@@ -49,7 +49,7 @@ void measured_card(Memory& ui, const std::string& part, float width, float heigh
   float& known = ui.part_heights[part];
   if (std::fabs(known - needed) > 0.5f) {
     known = needed;
-    ui.redraw = true;
+    ui.draw_again = true;
   }
 }
 

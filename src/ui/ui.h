@@ -44,9 +44,6 @@ struct Memory {
   bool show_focus = false;     // focus rings, after keyboard use (as :focus-visible)
   std::string announcement;    // the focused cell, for screen readers; taken by the app
   std::uint64_t described = ~0ull;  // what the screen-reader table last showed
-  // Set by calls from outside a frame (the page's Tab, preferences, export messages): the app
-  // draws again (it draws only on demand).
-  bool redraw = false;
   // The reader's system settings (the page's media queries in the browser).
   bool prefers_dark = false, reduced_motion = false;
   bool touch_screen = false;  // a coarse pointer: larger targets (theme.h)
@@ -76,6 +73,9 @@ struct Memory {
   // drawn ("": all of it), and how the platform opens the full lab at a fragment.
   std::map<std::string, float> part_heights;
   float figure_height = 0;
+  // A part's measured height changed in this frame: the app draws one more (it rests when
+  // nothing asks for a frame), so that the figure settles at its new size.
+  bool draw_again = false;
   std::string section;
   std::function<void(const std::string&)> open_lab;
 };

@@ -6,23 +6,27 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
-import { frames, webDir, startServer, launchBrowser } from './harness.mjs';
+import { click, findItem, frames, webDir, startServer, launchBrowser, until } from './harness.mjs';
 
-test('two instances embedded from another origin', async (t) => {
+// A lesson page on its own origin whose body is `body`, embedding the site served from another:
+// the page (not yet loaded), both servers' URLs; everything is closed after test `t`.
+async function lessonOnAnotherOrigin(t, body) {
   const site = await startServer(webDir);
   const hostDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-lab-host-'));
   fs.writeFileSync(path.join(hostDir, 'index.html'), `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
-    <script src="${site.url}embed.js"></script></head><body>
-    <p><a id="before" href="#x">a link before the demos</a></p>
-    <attention-lab id="a" preset="causal-3x2" step="softmax" query="2" height="520"></attention-lab>
-    <attention-lab id="b" preset="cross" step="scores" ui="compact" height="420"></attention-lab>
-    </body></html>`);
+    <script src="${site.url}embed.js"></script></head><body>${body}</body></html>`);
   const host = await serve(hostDir, 0);
   assert.notEqual(new URL(site.url).origin, new URL(host.url).origin);
   const { context, close } = await launchBrowser();
   t.after(async () => { await close(); await site.close(); await host.close(); });
+  return { page: await context.newPage(), site, host };
+}
 
-  const page = await context.newPage();
+test('two instances embedded from another origin', async (t) => {
+  const { page, site, host } = await lessonOnAnotherOrigin(t, `
+    <p><a id="before" href="#x">a link before the demos</a></p>
+    <attention-lab id="a" preset="causal-3x2" step="softmax" query="2" height="520"></attention-lab>
+    <attention-lab id="b" preset="cross" step="scores" ui="compact" height="420"></attention-lab>`);
   const foreign = [], errors = [];
   page.on('request', (r) => {
     const origin = new URL(r.url()).origin;
@@ -78,5 +82,63 @@ test('two instances embedded from another origin', async (t) => {
   assert.equal((await stepped).step, 'softmax');
 
   assert.deepEqual(foreign, [], 'nothing is requested from other hosts');
+  assert.deepEqual(errors, []);
+});
+
+// A lesson's check: an embedded practice instance (ask=largest_weight) whose answers reach the
+// element as `answer` events, verdicts computed here from the instance's trace() in float64.
+test('an embedded practice instance raises answer events: wrong, then right', async (t) => {
+  const { page, host } = await lessonOnAnotherOrigin(t, `
+    <attention-lab id="p" preset="causal-3x2" step="softmax" mode="practice" ask="largest_weight" height="560"></attention-lab>`);
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(host.url);
+  await page.waitForFunction(() => document.getElementById('p').ready, null, { timeout: 60000 });
+  await page.evaluate(() => {
+    window.answers = [];
+    document.getElementById('p').addEventListener('answer', (e) => window.answers.push(e.detail));
+  });
+  const lab = await (await page.locator('#p iframe').elementHandle()).contentFrame();
+  const { scores } = await lab.evaluate(() => window.attentionLab.trace());
+  const row = scores[2].map((s) => (s === '-inf' ? -Infinity : s));  // query=2 of the worked example
+  const e = row.map((s) => Math.exp(s - Math.max(...row)));
+  const right = e.indexOf(Math.max(...e));  // query 2 sees every key: the choices are keys 0, 1, 2
+
+  // A frame that is not the instance, or a message of another shape, raises nothing.
+  const question = await lab.evaluate(() => window.attentionLab.practice());
+  assert.equal(question.kind, 'largest_weight');
+  await lab.evaluate((q) => {
+    const verdict = { answer: 0, correct: true, expected: 'x', explanation: 'y' };
+    for (const bad of [{ ...verdict, question: null }, { ...verdict, question: { ...q, id: 5 } },
+                       { ...verdict, question: q, answer: { a: 1 } }, { ...verdict, question: q, correct: 'yes' },
+                       { ...verdict, question: { ...q, choices: [1] } }])
+      window.parent.postMessage({ type: 'attention-lab:answer', ...bad }, '*');
+  }, { id: question.id, kind: question.kind, text: question.text, choices: question.choices });
+  await page.evaluate(() => {
+    window.postMessage({ type: 'attention-lab:answer', question: { id: 'a', kind: 'b', text: 'c' }, answer: 1,
+                         correct: true, expected: 'x', explanation: 'y' }, '*');
+  });
+
+  // Wrong, then right after the learner moves on ("Next question" on the instance's canvas).
+  await lab.evaluate((a) => window.attentionLab.answer(a), (right + 1) % 3);
+  await page.waitForFunction(() => window.answers.length >= 1);
+  assert.equal((await lab.evaluate(() => window.attentionLab.practice())).answered, true);
+  const frameBox = await page.locator('#p iframe').boundingBox();
+  const next = await findItem(lab, { label: 'Next question', kind: 'button' });
+  await click(page, [frameBox.x + next.x + next.w / 2, frameBox.y + next.y + next.h / 2]);
+  const second = await until(lab, () => {
+    const q = window.attentionLab.practice();
+    return q.asked === 2 && q;
+  });
+  await lab.evaluate((a) => window.attentionLab.answer(a), right);
+  await page.waitForFunction(() => window.answers.length >= 2);
+
+  const answers = await page.evaluate(() => window.answers);
+  assert.equal(answers.length, 2, 'only the instance\'s messages of the right shape were read');
+  const [wrong, correct] = answers;
+  assert.deepEqual(wrong.question, { id: question.id, kind: question.kind, text: question.text, choices: question.choices });
+  assert.deepEqual([wrong.answer, wrong.correct, wrong.expected], [(right + 1) % 3, false, question.choices[right]]);
+  assert.ok(wrong.explanation.length > 20);
+  assert.deepEqual([correct.question.id, correct.answer, correct.correct], [second.id, right, true]);
   assert.deepEqual(errors, []);
 });

@@ -101,24 +101,30 @@ export async function press(page, chord) {
 }
 
 // For page.addInitScript / context.addInitScript: counts the frames the page draws, i.e. the
-// animation-frame callbacks that issued WebGL work (a clear or a draw), in
-// window.__drawnFrames = { drawn, lastDrawnEnd }. Behaviour, not timing: an idle page draws
-// none, whatever the machine's speed.
+// animation-frame callbacks that issued WebGL work (a clear or a draw), and the app's own
+// animation-frame callbacks, drawing or not (Emscripten's main loop runner, known by its
+// function's name: the harness's `frames` has callbacks of its own), in
+// window.__drawnFrames = { drawn, lastDrawnEnd, callbacks }. Behaviour, not timing: an idle page
+// draws none and runs no callback, whatever the machine's speed.
 export function countDrawnFrames() {
   let drew = false;
-  const stats = { drawn: 0, lastDrawnEnd: 0 };
+  const stats = { drawn: 0, lastDrawnEnd: 0, callbacks: 0 };
   window.__drawnFrames = stats;
   for (const name of ['clear', 'drawElements', 'drawArrays']) {
     const original = WebGL2RenderingContext.prototype[name];
     WebGL2RenderingContext.prototype[name] = function (...args) { drew = true; return original.apply(this, args); };
   }
   const raf = window.requestAnimationFrame.bind(window);
-  window.requestAnimationFrame = (callback) => raf((time) => {
-    drew = false;
-    try { callback(time); } finally {
-      if (drew) { stats.drawn += 1; stats.lastDrawnEnd = performance.now(); }
-    }
-  });
+  window.requestAnimationFrame = (callback) => {
+    const app = callback.name === 'Browser_mainLoop_runner';
+    return raf((time) => {
+      drew = false;
+      if (app) stats.callbacks += 1;
+      try { callback(time); } finally {
+        if (drew) { stats.drawn += 1; stats.lastDrawnEnd = performance.now(); }
+      }
+    });
+  };
 }
 
 // [layout] Controls by their label, from attentionLab.layout() (the items of the last frame

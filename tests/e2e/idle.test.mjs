@@ -1,6 +1,9 @@
-// Drawing on demand, in headless Chromium: an idle page draws (almost) nothing, an input or a
-// change draws again, and an embedded instance scrolled out of view draws nothing until it is
-// back in view. Frames are counted, not timed (harness.mjs's countDrawnFrames).
+// Drawing on demand, in headless Chromium: an idle page draws nothing and runs no frame loop at
+// all (not one of the app's requestAnimationFrame callbacks), in the walkthrough, in view=train
+// paused, in view=cost and embedded; an input, a change of state, a resize, a change of the
+// system's scheme and scrolling an embedded instance into view each start it again. Frames and
+// callbacks are counted (harness.mjs's countDrawnFrames), over a stretch of animation frames
+// that the harness's own callbacks count: a slow machine gives the app as many chances.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { countDrawnFrames, frames, labSession, openLab, until } from './harness.mjs';
@@ -9,56 +12,93 @@ const session = labSession();
 let counting;  // the context's pages count their frames from the first test on
 const countFrames = () => (counting ??= session.browser.context.addInitScript(countDrawnFrames));
 // Idleness is counted in animation frames, the chances the page has to draw (180: three
-// seconds at 60 Hz), so that a slow machine gives it as many.
+// seconds at 60 Hz).
 const IDLE_FRAMES = 180;
-const MAX_IDLE_FRAMES = 3;
 const SETTLE_FRAMES = 30;  // the frames that finish drawing what came before
 const PLAY_FRAMES = 150;  // 2.5 s at 60 Hz
 
-const drawn = frame => frame.evaluate(() => window.__drawnFrames.drawn);
+const counts = (frame) => frame.evaluate(() => ({ ...window.__drawnFrames, now: performance.now() }));
 
-// The frames the page draws during `count` animation frames.
-async function framesDuring(page, count) {
-  const before = await drawn(page);
+// The frames `frame` draws and the app's callbacks there during `count` animation frames of
+// `page`, and the seconds they took.
+async function during(page, count, frame = page) {
+  const before = await counts(frame);
   await frames(page, count);
-  return (await drawn(page)) - before;
+  const after = await counts(frame);
+  return { drawn: after.drawn - before.drawn, callbacks: after.callbacks - before.callbacks,
+           seconds: (after.now - before.now) / 1000 };
 }
 
-test('an idle page draws nothing; an input or a change draws again', async () => {
-  await countFrames();
-  const { page, errors } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2&step=softmax');
+// After what came before has settled: no callback and no frame drawn while nothing changes.
+async function assertIdle(t, page, what) {
   await frames(page, SETTLE_FRAMES);
-  const idle = await framesDuring(page, IDLE_FRAMES);
-  assert.ok(idle <= MAX_IDLE_FRAMES, `${idle} frames drawn in ${IDLE_FRAMES} animation frames of idleness`);
+  const idle = await during(page, IDLE_FRAMES);
+  t.diagnostic(`${what}: ${(idle.callbacks / idle.seconds).toFixed(1)} app callbacks a second while idle ` +
+               `(${idle.callbacks} in ${idle.seconds.toFixed(2)} s, ${IDLE_FRAMES} animation frames)`);
+  assert.equal(idle.callbacks, 0, `${what}: ${idle.callbacks} of the app's callbacks in ${IDLE_FRAMES} animation frames of idleness`);
+  assert.equal(idle.drawn, 0, `${what}: ${idle.drawn} frames drawn in ${IDLE_FRAMES} animation frames of idleness`);
+}
+
+// Waits until `frame` has drawn since `before` (its counts), the app woken by what came between.
+const drawsAgain = (frame, before) => until(frame, (n) => window.__drawnFrames.drawn > n, before.drawn);
+
+test('an idle walkthrough runs no frame loop; input, a change, a resize and the scheme draw again', async (t) => {
+  await countFrames();
+  const { page, errors } = await openLab(session.browser.context, session.server.url,
+                                         'preset=causal-3x2&step=softmax&theme=auto');
+  await assertIdle(t, page, 'walkthrough');
 
   const canvas = await page.evaluate(() => JSON.parse(JSON.stringify(document.getElementById('canvas').getBoundingClientRect())));
-  let before = await drawn(page);
+  let before = await counts(page);
   await page.mouse.move(canvas.x + canvas.width / 3, canvas.y + canvas.height / 3);
-  await frames(page);
-  assert.ok(await drawn(page) > before, 'a mouse move draws');
+  await drawsAgain(page, before);  // a mouse move
 
-  before = await drawn(page);
+  before = await counts(page);
   await page.evaluate(() => window.attentionLab.setState({ step: 'mask' }));
-  await frames(page);
-  assert.ok(await drawn(page) > before, 'a change draws');
-  await frames(page, SETTLE_FRAMES);
-  const settled = await framesDuring(page, IDLE_FRAMES);
-  assert.ok(settled <= MAX_IDLE_FRAMES, `${settled} frames drawn in ${IDLE_FRAMES} animation frames after the change`);
+  await drawsAgain(page, before);  // a change
+  await assertIdle(t, page, 'after a change');
 
-  // Play animates: every frame is drawn while it runs.
-  before = await drawn(page);
+  // A resize: the backing store follows the canvas's new size (fit_canvas in the next frame).
+  before = await counts(page);
+  await page.setViewportSize({ width: 1000, height: 700 });
+  await until(page, () => document.getElementById('canvas').width === Math.round(innerWidth * devicePixelRatio));
+  await drawsAgain(page, before);
+  await assertIdle(t, page, 'after a resize');
+  // The system's scheme, which theme=auto follows.
+  before = await counts(page);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await drawsAgain(page, before);
+  await assertIdle(t, page, 'after a change of scheme');
+
+  // Play animates: every frame is drawn while it runs (and the callbacks counted are the app's).
+  before = await counts(page);
   await page.evaluate(() => window.attentionLab.setState({ step: 'scores' }));
   await page.keyboard.press('Space');
-  await frames(page, PLAY_FRAMES);
-  const playing = await drawn(page) - before;
-  assert.ok(playing > 10, `Play keeps drawing (${playing} frames drawn in ${PLAY_FRAMES} animation frames)`);
+  const playing = await during(page, PLAY_FRAMES);
+  assert.ok(playing.drawn > 10, `Play keeps drawing (${playing.drawn} frames drawn in ${PLAY_FRAMES} animation frames)`);
+  assert.ok(playing.callbacks >= playing.drawn, `each frame drawn is a callback of the app's (${playing.callbacks})`);
   await until(page, () => window.attentionLab.getState().step !== 'scores');  // its first step: 1.6 s
-  assert.notEqual((await page.evaluate(() => window.attentionLab.getState())).step, 'scores', 'Play steps on');
   assert.deepEqual(errors, []);
   await page.close();
 });
 
-test('an embedded instance out of view draws nothing until it is scrolled into view', async () => {
+test('view=train paused and view=cost idle run no frame loop; training runs one', async (t) => {
+  await countFrames();
+  const { page, errors } = await openLab(session.browser.context, session.server.url, 'view=train');
+  await assertIdle(t, page, 'view=train, paused');
+  await page.evaluate(() => window.attentionLab.setState({ play: 1 }));
+  const training = await during(page, 30);
+  assert.ok(training.callbacks > 5 && training.drawn > 5, `training draws (${training.drawn} frames, ${training.callbacks} callbacks)`);
+  await page.evaluate(() => window.attentionLab.setState({ play: 0 }));
+  await assertIdle(t, page, 'view=train, paused again');
+
+  await page.evaluate(() => window.attentionLab.setState({ view: 'cost' }));
+  await assertIdle(t, page, 'view=cost');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('embedded instances run no frame loop while idle; one out of view draws once scrolled into view', async (t) => {
   await countFrames();
   const page = await session.browser.context.newPage();
   await page.goto(session.server.url + 'examples/figures.html');
@@ -71,22 +111,30 @@ test('an embedded instance out of view draws nothing until it is scrolled into v
   const instances = page.frames().filter(f => f.url().includes('index.html'));
   assert.equal(instances.length, count);
   await frames(page, SETTLE_FRAMES);
-  const before = await Promise.all(instances.map(drawn));
-  await frames(page, IDLE_FRAMES);
-  const idle = (await Promise.all(instances.map(drawn))).reduce((sum, n, i) => sum + n - before[i], 0);
-  assert.ok(idle <= MAX_IDLE_FRAMES, `${idle} frames drawn by ${instances.length} instances in ${IDLE_FRAMES} animation frames of idleness`);
+  const idle = await Promise.all(instances.map((frame) => counts(frame)));
+  const stretch = await during(page, IDLE_FRAMES);
+  const after = await Promise.all(instances.map((frame) => counts(frame)));
+  const callbacks = after.reduce((sum, a, i) => sum + a.callbacks - idle[i].callbacks, 0);
+  const drawn = after.reduce((sum, a, i) => sum + a.drawn - idle[i].drawn, 0);
+  t.diagnostic(`${instances.length} embedded instances: ${(callbacks / stretch.seconds).toFixed(1)} app callbacks a second while idle`);
+  assert.equal(callbacks, 0, `${callbacks} callbacks of ${instances.length} instances in ${IDLE_FRAMES} animation frames of idleness`);
+  assert.equal(drawn, 0, `${drawn} frames drawn by ${instances.length} instances in ${IDLE_FRAMES} animation frames of idleness`);
 
-  // The last one started is below the fold: a change reaches its state but draws nothing there.
+  // The last one started is below the fold: a change reaches its state but runs nothing there.
   const last = page.locator('attention-lab').nth(count - 1);
   assert.ok(await last.evaluate(el => el.getBoundingClientRect().top > innerHeight), 'it is below the fold');
   const hidden = await (await last.locator('iframe').elementHandle()).contentFrame();
-  const start = await drawn(hidden);
+  const start = await counts(hidden);
   await last.evaluate(el => el.setState({ step: 'mask' }));
   await page.waitForFunction((i) => document.querySelectorAll('attention-lab')[i].state.step === 'mask', count - 1);
   await frames(page, SETTLE_FRAMES);
-  assert.equal(await drawn(hidden), start, 'an instance out of view draws nothing');
+  const out = await counts(hidden);
+  assert.equal(out.drawn, start.drawn, 'an instance out of view draws nothing');
+  assert.equal(out.callbacks, start.callbacks, 'an instance out of view runs no callback');
   await last.scrollIntoViewIfNeeded();
-  await until(hidden, (start) => window.__drawnFrames.drawn > start, start);
-  assert.ok(await drawn(hidden) > start, 'scrolled into view, it draws the change');
+  await drawsAgain(hidden, start);  // becoming visible draws the change
+  await frames(page, SETTLE_FRAMES);
+  const settled = await during(page, IDLE_FRAMES, hidden);
+  assert.deepEqual([settled.callbacks, settled.drawn], [0, 0], 'then it rests again');
   await page.close();
 });

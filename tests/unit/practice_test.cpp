@@ -196,4 +196,26 @@ TEST(Practice, SessionScoresEachQuestionOnceAndCyclesEveryKind) {
   EXPECT_TRUE(verdict["explanation"].is_string());
 }
 
+// The link's `ask`: only the kinds listed, in the order given, in turn; a new list starts from
+// its first kind; every question of a screen-free kind is one of them.
+TEST(Practice, SessionAsksOnlyTheKindsListed) {
+  using K = practice::QuestionKind;
+  const Screen screen(false);
+  practice::Session session;
+  const std::vector<K> kinds{K::spread, K::largest_weight};
+  std::vector<std::string> asked;
+  for (int n = 0; n < 5; ++n) {
+    session.next(screen.live(), kinds);
+    asked.push_back(nlohmann::json::parse(session.question_json())["kind"]);
+  }
+  EXPECT_EQ(asked, (std::vector<std::string>{"spread", "largest_weight", "spread", "largest_weight", "spread"}));
+  session.next(screen.live(), {K::saturation});
+  EXPECT_EQ(session.current().kind, K::saturation);
+  session.next(screen.live(), {K::weight, K::shape});
+  EXPECT_EQ(session.current().kind, K::weight);  // from the new list's first kind
+  session.next(screen.live());                   // no list: every kind, from the first
+  EXPECT_EQ(session.current().kind, K::largest_weight);
+  EXPECT_EQ(session.asked(), 8);
+}
+
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "figure_parts.h"
 #include "i18n.h"
+#include "practice.h"  // kind_name(): the names `ask` reads
 #include "state.h"
 
 namespace {
@@ -66,6 +67,7 @@ TEST(StateFragment, EveryKeyRoundTripsThroughALink) {
       {"ui", "ui=compact", "ui=compact"},
       {"mode", "mode=practice", "mode=practice"},
       {"figure", "figure=softmax,arithmetic", "figure=softmax,arithmetic"},
+      {"ask", "ask=spread,largest_weight", "ask=spread,largest_weight"},
       {"mult", "mult=2.5", "mult=2.5"},
       {"row", "row=3", "row=3"},
       {"pitfall", "pitfall=fill_zero", "pitfall=fill_zero"},
@@ -252,6 +254,31 @@ TEST(StateFragment, BadKeysAndValuesAreIgnoredWithANote) {
   EXPECT_EQ(s.scale, attn::ScaleMode::inv_sqrt_dk);
   EXPECT_EQ(s.theme, lab::Theme::dark);  // the good key still applies
   EXPECT_EQ(s.q, lab::find_preset("causal-3x2")->state.q);
+}
+
+// `ask` names practice's kinds (kind_name()'s spelling), in the order given; empty asks them
+// all; anything else is refused whole with a note naming the key and every kind.
+TEST(StateFragment, AskNamesPracticeKinds) {
+  for (int k = 0; k < practice::question_kind_count(); ++k) {
+    const char* name = practice::kind_name(practice::QuestionKind(k));
+    const auto r = lab::parse_fragment(std::string("ask=") + name, defaults());
+    EXPECT_TRUE(r.notes.empty()) << name;
+    EXPECT_EQ(r.state.ask, std::vector{practice::QuestionKind(k)}) << name;
+  }
+  const auto two = lab::parse_fragment("mode=practice&ask=weight,spread", defaults());
+  EXPECT_EQ(two.state.ask, (std::vector{practice::QuestionKind::weight, practice::QuestionKind::spread}));
+  EXPECT_TRUE(lab::parse_fragment("ask=", two.state).state.ask.empty());
+  // A preset is content: the questions asked stay, as the mode does.
+  EXPECT_EQ(lab::parse_fragment("preset=cross", two.state).state.ask, two.state.ask);
+
+  for (const char* bad : {"ask=spread,nope", "ask=Spread", "ask=spread,", "ask=weight,,spread"}) {
+    const auto r = lab::parse_fragment(bad, two.state);
+    ASSERT_EQ(r.notes.size(), 1u) << bad;
+    EXPECT_EQ(r.state.ask, two.state.ask) << bad;  // refused whole
+    EXPECT_EQ(r.notes[0].rfind(std::string("ignored ") + bad + ": expected", 0), 0u) << r.notes[0];
+    for (int k = 0; k < practice::question_kind_count(); ++k)
+      EXPECT_NE(r.notes[0].find(practice::kind_name(practice::QuestionKind(k))), std::string::npos) << r.notes[0];
+  }
 }
 
 TEST(StateFragment, UnknownPresetKeepsTheBase) {

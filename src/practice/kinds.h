@@ -1,0 +1,25 @@
+// Practice mode's kinds of question and their names, apart from the questions themselves so
+// that the link's state (`ask`, src/state) can name them without the kernel's headers.
+#pragma once
+
+namespace practice {
+
+enum class QuestionKind {
+  largest_weight,  // which key the selected query weights most (live)
+  weight,          // one weight of the selected query's row, within ±0.01 (live)
+  output_row,      // the selected query's output row, within ±0.02 each (live)
+  masked_weight,   // what a blocked cell's weight becomes (live when something is blocked)
+  shape,           // the shape of S or of the output for given shapes
+  spread,          // the standard deviation of q·k, q·k/√d_k or q·k/d_k at a d_k
+  fill_pitfall,    // the weight a key keeps when the mask adds −1 instead of −∞
+  stable_softmax,  // the softmax of large scores, by subtracting the row maximum
+  saturation,      // the softmax's derivative at the winning key, unscaled against 1/√d_k
+};
+// Each kind's name, in QuestionKind's order: in question ids, the page API's "kind" and the
+// link's `ask`. A new kind is an enumerator and a name here, and its row in practice.cpp's
+// table of makers (checked at compile time to have one per kind).
+inline constexpr const char* kKindNames[] = {"largest_weight", "weight",       "output_row",
+                                             "masked_weight",  "shape",        "spread",
+                                             "fill_pitfall",   "stable_softmax", "saturation"};
+
+}  // namespace practice
