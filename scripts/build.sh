@@ -1,25 +1,35 @@
 #!/usr/bin/env bash
-# Builds into build/native/ (desktop app, CLI, native tests) and build/web/ (the static
-# site: index.html, the app's .js/.wasm, attention.js/.wasm, assets), and copies the page into
-# the Python package (python/attention_lab/site).
-#   scripts/build.sh [native|web|all]      (default: all)
+# Builds one or more of the CMake presets (CMakePresets.json):
+#   native    build/native/: desktop app, CLI, native tests
+#   web       build/web/: the static site (index.html, the app's .js/.wasm, attention.js/.wasm,
+#             assets), built in build/wasm/, and its copy in the Python package
+#             (python/attention_lab/site)
+#   sanitize  build/sanitize/: the unit tests and the CLI under AddressSanitizer and
+#             UndefinedBehaviorSanitizer
+#   fuzz      build/fuzz/: the libFuzzer targets (clang)
+#   all       native and web
+#   scripts/build.sh [native|web|sanitize|fuzz|all]...      (default: all)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 . scripts/env.sh
-what=${1:-all}
-case "$what" in native|web|all) ;; *) echo "usage: scripts/build.sh [native|web|all]" >&2; exit 2 ;; esac
+usage() { echo "usage: scripts/build.sh [native|web|sanitize|fuzz|all]..." >&2; exit 2; }
+[ $# -gt 0 ] || set -- all
+for what in "$@"; do
+  case "$what" in native|web|sanitize|fuzz|all) ;; *) usage ;; esac
+done
 
 "$root/scripts/setup.sh"
 
-build_native() {
-  [ -f build/native/build.ninja ] || cmake --preset native >/dev/null
-  cmake --build --preset native
+# Configures a preset the first time (its folder: $2), then builds its build preset (which
+# names the targets where only some are needed).
+build_preset() {
+  [ -f "$2/build.ninja" ] || cmake --preset "$1" >/dev/null
+  cmake --build --preset "$1"
 }
 
 build_web() {
-  [ -f build/wasm/build.ninja ] || cmake --preset web >/dev/null
-  cmake --build --preset web
+  build_preset web build/wasm
   # The page's hand-written files (shell, page API, embed script, examples) beside the
   # compiled ones.
   mkdir -p build/web
@@ -33,8 +43,10 @@ build_web() {
   project_version >"$site/VERSION"
 }
 
-case "$what" in
-  native) build_native ;;
-  web) build_web ;;
-  all) build_native; build_web ;;
-esac
+for what in "$@"; do
+  case "$what" in
+    native|sanitize|fuzz) build_preset "$what" "build/$what" ;;
+    web) build_web ;;
+    all) build_preset native build/native; build_web ;;
+  esac
+done

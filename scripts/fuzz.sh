@@ -8,9 +8,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 seconds=${1:-60}
-"$root/scripts/setup.sh"
-[ -f build/fuzz/build.ninja ] || cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz
+"$root/scripts/build.sh" fuzz
 
 status=0
 for corpus in tests/fuzz/corpus/*/; do
