@@ -54,6 +54,15 @@ window.attentionLabTools = function (Module, api, call) {
   // [full lab] a figure's "Open in the full lab": this page at the state without `figure`, in
   // a new tab; where the browser refuses one, a page of its own goes there itself. A document
   // without an address (a notebook's output) has no lab to open.
+  // [lesson] the header's "Lesson": the lesson served beside this page, in the language shown
+  // (in a new tab from a figure in someone's page). A page without an address of its own (a
+  // notebook's output) or opened from a file has no lesson beside it.
+  Module.labHasLesson = /^https?:$/.test(location.protocol);
+  Module.labOpenLesson = lang => {
+    const url = new URL(lang === 'es' ? 'leccion.html' : 'lesson.html', location.href).href;
+    if (window.parent === window) location.href = url;
+    else { const tab = window.open(url, '_blank'); if (tab) tab.opener = null; }
+  };
   Module.labOpen = fragment => {
     if (location.protocol === 'about:') return;
     const url = new URL(location.href);

@@ -47,6 +47,12 @@ void open_lab(const std::string& fragment) {
   EM_ASM({ if (Module.labOpen) Module.labOpen(UTF8ToString($0)); }, fragment.c_str());
 }
 
+// The header's "Lesson" (web/page-tools.js): lesson.html or leccion.html beside the page.
+void open_lesson(const char* lang) {
+  EM_ASM({ if (Module.labOpenLesson) Module.labOpenLesson(UTF8ToString($0)); }, lang);
+}
+bool has_lesson() { return EM_ASM_INT({ return Module.labHasLesson ? 1 : 0; }) != 0; }
+
 void read_preferences(ui::Memory& ui) {
   ui.prefers_dark = EM_ASM_INT({ return matchMedia('(prefers-color-scheme: dark)').matches ? 1 : 0; });
   ui.reduced_motion = EM_ASM_INT({ return matchMedia('(prefers-reduced-motion: reduce)').matches ? 1 : 0; });
@@ -81,6 +87,9 @@ std::string copy(const std::string& text) {
 // The desktop program is the full lab already: it says which link the figure stands for.
 void open_lab(const std::string& fragment) { std::printf("attention-lab: the full lab is #%s\n", fragment.c_str()); }
 
+void open_lesson(const char*) {}
+bool has_lesson() { return false; }  // the lesson is a web page; the desktop program is the lab alone
+
 void read_preferences(ui::Memory&) {}  // the desktop has no such queries: light, full motion
 void send_table(const ui::StageTable&) {}
 void announce(const std::string&) {}
@@ -95,6 +104,7 @@ void attach(const lab::Lab& lab, ui::Memory& ui) {
   ui.save = save;
   ui.copy = copy;
   ui.open_lab = open_lab;
+  if (has_lesson()) ui.open_lesson = open_lesson;
   read_preferences(ui);
 }
 

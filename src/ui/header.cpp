@@ -66,6 +66,15 @@ void header(const lab::Lab& lab, lab::State& next, Memory& ui) {
   ImGui::PushFont(fonts().heading);
   ImGui::TextUnformatted("Attention Lab");
   ImGui::PopFont();
+  // The front door for a student: the guided lesson, one tap from the lab.
+  if (ui.open_lesson) {
+    ImGui::SameLine();
+    ImGui::PushStyleColor(ImGuiCol_Button, palette().accent);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
+    if (ImGui::Button(tr("Lesson"))) ui.open_lesson(i18n::code(i18n::language()));
+    ImGui::PopStyleColor(2);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("A guided lesson: from the dot product to a model learning to attend"));
+  }
   // The formula beside the title when it fits between the title and the switches, otherwise
   // on a line of its own (a narrow embed).
   const char* formula = "softmax(QKᵀ / √d_k) · V";

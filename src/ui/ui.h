@@ -78,6 +78,9 @@ struct Memory {
   bool draw_again = false;
   std::string section;
   std::function<void(const std::string&)> open_lab;
+  // The header's "Lesson": opens the lesson beside the page in the language shown; empty
+  // where there is none (the desktop program, a notebook's output).
+  std::function<void(const char* lang)> open_lesson;
 };
 
 // One frame: every panel laid out in the window. Returns the next state.
