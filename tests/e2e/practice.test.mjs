@@ -7,80 +7,15 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { centre, click, findItem, frames, labSession, layout, openLab, until } from './harness.mjs';
+import { answers, causalExample, softmax } from './practice_answers.mjs';
 
 const session = labSession();
 
-// The lesson's worked causal example (Q = K = V = X, d_k = 2, scale 1/√2), in float64.
-const X = [[1, 0], [2, 0], [3, 0]];
-function causalExample() {
-  const weights = X.map((qi, i) => {
-    const s = X.map((kj, j) => (j <= i ? (qi[0] * kj[0] + qi[1] * kj[1]) / Math.SQRT2 : -Infinity));
-    return softmax(s);
-  });
-  const output = weights.map((w) => [0, 1].map((d) => w.reduce((acc, wj, j) => acc + wj * X[j][d], 0)));
-  return { weights, output };
-}
-function softmax(s) {
-  const m = Math.max(...s);
-  const e = s.map((x) => Math.exp(x - m));
-  const sum = e.reduce((a, b) => a + b, 0);
-  return e.map((x) => x / sum);
-}
 // The question once `n` have been asked (the n-th after as many "Next question" clicks).
 const question = (page, n) => until(page, (n) => {
   const q = window.attentionLab.practice();
   return q.asked === n && q;
 }, n);
-const numbersIn = (text) => (text.match(/-?\d+(\.\d+)?/g) || []).map(Number);
-
-// The right answer and a wrong one for each kind, computed from the example and the text.
-function answers(q, keyLabels) {
-  const { weights, output } = causalExample();
-  const n = numbersIn(q.text);
-  switch (q.kind) {
-    case 'largest_weight': {
-      const best = weights[2].indexOf(Math.max(...weights[2]));
-      return { right: q.choices[best], wrong: (best + 1) % q.choices.length };
-    }
-    case 'weight': {
-      const j = keyLabels.findIndex((label) => q.text.includes(`key ${label}?`));
-      assert.ok(j >= 0, `a key of the example in "${q.text}"`);
-      return { right: weights[2][j] + 0.005, wrong: weights[2][j] + 0.05 };
-    }
-    case 'output_row':
-      return { right: output[2].map((x) => x.toFixed(3)).join(', '), wrong: [output[2][0] + 0.1, output[2][1]] };
-    case 'masked_weight':  // query 2 sees every key; the first blocked cell is query 0's key 1
-      assert.match(q.text, /blocked/);
-      return { right: 0, wrong: 0.5 };
-    case 'shape': {  // "Q is a×d, K is b×d and V is b×e"
-      const [nq, , nk, , , dv] = n;
-      const cols = /output/.test(q.text) ? dv : nk;
-      return { right: `${nq}×${cols}`, wrong: [cols, nq] };
-    }
-    case 'spread': {
-      const dk = n[0];
-      const form = q.text.match(/deviation of (\S+)\?/)[1];
-      const want = { 'q·k': Math.sqrt(dk), 'q·k/√d_k': 1, 'q·k/d_k': 1 / Math.sqrt(dk) }[form];
-      return { right: want, wrong: want * 1.5 };
-    }
-    case 'fill_pitfall': {
-      const w = softmax([n[0], n[1], n[2] - 1]);
-      return { right: w[2], wrong: 0 };
-    }
-    case 'stable_softmax': {
-      const w = softmax(n.slice(0, 3));
-      return { right: Math.max(...w), wrong: 1 / 3 };
-    }
-    case 'saturation': {
-      const r = Math.sqrt(n[2]);
-      const w = softmax([0, r, 2 * r])[2];
-      return { right: w * (1 - w), wrong: w * (1 - w) + 0.1 };
-    }
-    default:
-      throw new Error(`a kind this test does not know: ${q.kind}`);
-  }
-}
-
 test('every kind of question, right and wrong answers against float64, and the score', async () => {
   const { page, errors } = await openLab(session.browser.context, session.server.url,
                                          'preset=causal-3x2&step=softmax&mode=practice');
@@ -92,7 +27,7 @@ test('every kind of question, right and wrong answers against float64, and the s
     assert.equal(q.right, scored);
     kinds.add(q.kind);
     if (q.kind === 'largest_weight') keyLabels = q.choices;
-    const { right, wrong } = answers(q, keyLabels);
+    const { right, wrong } = answers(q, causalExample, 2, (label) => keyLabels.indexOf(label));
     // Every other question answered right first: only the first answer counts.
     const first = asked % 2 ? right : wrong, second = asked % 2 ? wrong : right;
     const v1 = await page.evaluate((a) => window.attentionLab.answer(a), first);
