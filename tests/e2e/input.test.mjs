@@ -26,11 +26,12 @@ async function yOf(page, label) {
 }
 // A control drawn low in the panel, in view before and after the content scrolls up a few
 // hundred pixels (layout() lists the items drawn, at least partly, in the last frame).
+// Waits for the frames that lay the view out (the first frame may hold only part of it).
 async function lowItem(page, fraction) {
-  const height = await page.evaluate(() => innerHeight);
-  const items = (await layout(page)).filter((i) => i.label && i.y > height * fraction && i.y < height - 30);
-  assert.ok(items.length, 'a control low on the screen');
-  return items[0].label;
+  return until(page, (fraction) => {
+    const items = window.attentionLab.layout().filter((i) => i.label && i.y > innerHeight * fraction && i.y < innerHeight - 30);
+    return items.length ? items[0].label : null;
+  }, fraction);
 }
 // Swipes until a control is on screen (a long column on a phone), further down the column
 // or (`back`) up it, on the column's scrollbar: a swipe inside a panel that scrolls on its own

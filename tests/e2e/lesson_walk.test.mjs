@@ -55,8 +55,11 @@ for (const device of DEVICES.filter(d => !process.env.ATTN_DEVICE || d.name === 
     // Scrolls down as a person does until `selector`'s top is in the upper part of the screen.
     const scrollTo = async (selector) => {
       for (let i = 0; i < 200; i++) {
-        const top = await page.evaluate(s => document.querySelector(s).getBoundingClientRect().top, selector);
-        if (top < height * 0.35) return;
+        const { top, end } = await page.evaluate(s => ({
+          top: document.querySelector(s).getBoundingClientRect().top,
+          end: scrollY + innerHeight >= document.documentElement.scrollHeight - 1,  // the page's foot
+        }), selector);
+        if (top < height * 0.35 || (end && top < height)) return;
         const step = Math.min(top - height * 0.2, height * 0.6);
         // Headless Chromium's compositor does not scroll a plain page under a synthesized swipe
         // (it stays at 0 even without figures), so the phone reads on as if it had swiped; its
