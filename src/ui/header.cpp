@@ -59,6 +59,15 @@ void history_buttons(Memory& ui) {
   ImGui::EndDisabled();
 }
 
+constexpr const char* kLesson = N_("Lesson");
+void lesson_button(Memory& ui) {
+  ImGui::PushStyleColor(ImGuiCol_Button, palette().accent);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
+  if (ImGui::Button(tr(kLesson))) ui.open_lesson(i18n::code(i18n::language()));
+  ImGui::PopStyleColor(2);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("A guided lesson: from the dot product to a model learning to attend"));
+}
+
 }  // namespace
 
 void header(const lab::Lab& lab, lab::State& next, Memory& ui) {
@@ -66,15 +75,6 @@ void header(const lab::Lab& lab, lab::State& next, Memory& ui) {
   ImGui::PushFont(fonts().heading);
   ImGui::TextUnformatted("Attention Lab");
   ImGui::PopFont();
-  // The front door for a student: the guided lesson, one tap from the lab.
-  if (ui.open_lesson) {
-    ImGui::SameLine();
-    ImGui::PushStyleColor(ImGuiCol_Button, palette().accent);
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
-    if (ImGui::Button(tr("Lesson"))) ui.open_lesson(i18n::code(i18n::language()));
-    ImGui::PopStyleColor(2);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("A guided lesson: from the dot product to a model learning to attend"));
-  }
   // The formula beside the title when it fits between the title and the switches, otherwise
   // on a line of its own (a narrow embed).
   const char* formula = "softmax(QKᵀ / √d_k) · V";
@@ -87,10 +87,19 @@ void header(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const bool spanish = i18n::language() == i18n::Lang::es;
   const char* lang_label = spanish ? "English" : "Español";
   const ImGuiStyle& style = ImGui::GetStyle();
+  // The front door for a student: the guided lesson, one tap from the lab. First of the
+  // buttons on the right; beside the title where the others go into the menu (a phone).
+  const float lesson_w = ui.open_lesson ? ImGui::CalcTextSize(tr(kLesson)).x + style.FramePadding.x * 2 + style.ItemSpacing.x : 0;
   const float buttons_w = view_w + ImGui::CalcTextSize(theme_label).x + ImGui::CalcTextSize(lang_label).x +
                           style.FramePadding.x * 4 + style.ItemSpacing.x * 4 + export_button_width() +
-                          about_button_width() + history_buttons_width();
+                          about_button_width() + history_buttons_width() + lesson_w;
   const float buttons_x = ImGui::GetWindowContentRegionMax().x - buttons_w;
+  const float content_w = ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x;
+  const bool in_menu = buttons_w > content_w;
+  if (in_menu && ui.open_lesson) {
+    ImGui::SameLine();
+    lesson_button(ui);
+  }
   const float formula_w = ImGui::CalcTextSize(formula).x + style.ItemSpacing.x * 3;
   const bool formula_beside = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + formula_w < buttons_x;
   if (formula_beside) {
@@ -100,8 +109,6 @@ void header(const lab::Lab& lab, lab::State& next, Memory& ui) {
   // The buttons at the right of the title line, or on a line of their own where they would
   // cover the title (a narrow embed). Where even a line of their own is too narrow (a phone),
   // the view and the history stay and the rest go into a menu.
-  const float content_w = ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x;
-  const bool in_menu = buttons_w > content_w;
   const float menu_button_w = ImGui::CalcTextSize(kMenu, nullptr, true).x + style.FramePadding.x * 2;
   if (in_menu) {
     const float menu_w = view_w + history_buttons_width() + menu_button_w + style.ItemSpacing.x * 2;
@@ -109,6 +116,10 @@ void header(const lab::Lab& lab, lab::State& next, Memory& ui) {
       ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - menu_w);
   } else if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + style.ItemSpacing.x <= buttons_x) {
     ImGui::SameLine(buttons_x);
+  }
+  if (!in_menu && ui.open_lesson) {
+    lesson_button(ui);
+    ImGui::SameLine();
   }
   history_buttons(ui);
   ImGui::SameLine();

@@ -127,7 +127,7 @@ for (const device of [{ name: 'tablet', width: 1024, height: 768, scale: 1 }, { 
     const cdp = await context.newCDPSession(page);
 
     // A swipe up scrolls down by about the finger's travel (and glides a little further).
-    const label = await lowItem(page, 0.5);
+    const label = await lowItem(page, 0.4);
     const y0 = await yOf(page, label);
     // The finger lifts at the gesture's 800 px/s: the glide adds up to 800 × 0.325 s (touch.h).
     await swipe(cdp, [device.width / 2, device.height * 0.8], { dy: -200, speed: 800 });
