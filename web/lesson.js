@@ -156,17 +156,17 @@
   for (const figure of document.querySelectorAll('attention-lab[data-check]')) {
     const status = figure.parentElement.querySelector('.status');
     const id = figure.dataset.check;
-    const show = done => {
+    // The verdict of the last answer; the box stays marked once the check was ever answered right.
+    const show = (text, done) => {
       if (!status) return;
-      status.textContent = done ? WORDS.right : WORDS.again;
+      status.textContent = text;
       status.classList.toggle('done', done);
     };
-    if (progress.checks.includes(id)) show(true);
+    if (progress.checks.includes(id)) show(WORDS.right, true);
     figure.addEventListener('answer', event => {
       const right = event.detail && event.detail.correct === true;
       if (right) mark('checks', id);
-      show(right || progress.checks.includes(id));
-      if (!right && progress.checks.includes(id)) status.textContent = WORDS.again;
+      show(right ? WORDS.right : WORDS.again, progress.checks.includes(id));
     });
   }
 
