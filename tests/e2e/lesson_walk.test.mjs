@@ -82,13 +82,16 @@ for (const device of DEVICES.filter(d => !process.env.ATTN_DEVICE || d.name === 
         .filter(i => i.y >= 0 && i.x >= 0 && i.y + Math.min(i.h, 40) <= height && i.x + Math.min(i.w, 40) <= width);
     };
 
-    // The first item on screen that `match` accepts, waiting frames for it (a figure draws its
-    // first frames as it starts).
+    // The first item on screen that `match` accepts, once it stands still: waiting frames for it
+    // (a figure draws its first frames as it starts) and until two reads agree on where it is (a
+    // smooth wheel scroll still gliding, or a figure above resizing as it starts, moves it).
     const seen = async (frame, match, what) => {
+      let last;
       for (let i = 0; i < 300; i++) {
         const items = await onScreen(frame);
         const item = items.find(match);
-        if (item) return item;
+        if (item && last && item.x === last.x && item.y === last.y) return item;
+        last = item;
         if (i === 299) throw new Error(`${what} not on screen; on screen: ${items.map(i => `${i.kind}:${i.label}`).join(', ')}`);
         await frames(frame, 2);
       }
