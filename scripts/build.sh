@@ -47,6 +47,11 @@ build_web() {
   for f in attention-lab.js attention-lab.wasm; do
     if command -v zopfli >/dev/null 2>&1; then zopfli --i5 -c "$site/$f" >"$site/$f.gz"; else gzip -9 -n -c "$site/$f" >"$site/$f.gz"; fi
   done
+  # The glyphs of the outputs' pictures' labels, from the font and with the Python (fontTools)
+  # the build subset the fonts with.
+  local cache=build/wasm/CMakeCache.txt
+  "$(sed -n 's/^ATTN_FONT_PYTHON:FILEPATH=//p' "$cache")" scripts/glyph_atlas.py \
+    "$(sed -n 's/^ATTN_FONT_DIR:PATH=//p' "$cache")/DejaVuSans.ttf" "$site/glyphs.json"
 }
 
 for what in "$@"; do

@@ -1,11 +1,17 @@
 """A still picture of a lab, for where its scripts cannot run: an untrusted notebook, GitHub's
 and nbviewer's renderers, which strip scripts and iframes. It is the shown head's attention
-weights (the first sequence's) as a PNG heatmap, written with the standard library (zlib) so
-that the package needs nothing but NumPy, and one line on how to see the live lab.
+weights (the first sequence's) as a PNG heatmap with the tokens on its axes, written with the
+standard library (zlib) so that the package needs nothing but NumPy, and one line on how to
+see the live lab. The labels' glyphs are DejaVu Sans rasterised by the build
+(scripts/glyph_atlas.py: site/glyphs.json); without that file the heatmap has no labels.
 """
 
 import base64
+import functools
 import html
+import importlib.resources
+import json
+import math
 import struct
 import zlib
 
@@ -18,6 +24,8 @@ _VIRIDIS = np.array([(68, 1, 84), (71, 44, 122), (59, 81, 139), (44, 113, 142), 
 _MASKED = (214, 214, 214)  # a removed cell: no weight at all
 _PLOT_PIXELS = 320        # the longer side of the heatmap, at most
 _MAX_TOKENS = 16          # tokens named in the caption, per axis
+_LABEL_PIXELS = 72        # a label's length at most; longer ones are cut, ending in "…" or "."
+_INK = 60                 # the labels' grey
 
 
 def weights(data):
@@ -64,11 +72,70 @@ def png(rgb):
             chunk(b"IDAT", zlib.compress(rows.tobytes(), 9)) + chunk(b"IEND", b""))
 
 
-def heatmap_png(w):
-    """The weights as a PNG of square cells, its longer side at most _PLOT_PIXELS (at least one
-    pixel a cell)."""
+@functools.lru_cache(maxsize=None)
+def _glyphs():
+    path = importlib.resources.files(__package__) / "site" / "glyphs.json"
+    if not path.is_file():
+        return None
+    atlas = json.loads(path.read_text(encoding="utf-8"))
+    height = atlas["height"]
+    return height, {ch: np.frombuffer(bytes.fromhex(g["rows"]), np.uint8).reshape(height, g["width"])
+                    for ch, g in atlas["glyphs"].items()}
+
+
+def text_coverage(text, glyphs):
+    """A label's ink, 0 to 255, (height, width): its characters side by side ('?' for one the
+    atlas lacks), cut to _LABEL_PIXELS."""
+    height, table = glyphs
+    marks = [table.get(ch, table["?"]) for ch in text]
+    if sum(m.shape[1] for m in marks) > _LABEL_PIXELS:
+        end = table.get("…", table["."])
+        while marks and sum(m.shape[1] for m in marks) + end.shape[1] > _LABEL_PIXELS:
+            marks.pop()
+        marks.append(end)
+    return np.concatenate(marks, axis=1) if marks else np.zeros((height, 0), np.uint8)
+
+
+def shown_labels(count, line, cell):
+    """Every label when a line of text fits a cell, else every k-th and the last (which replaces
+    the k-th before it when they would touch)."""
+    k = max(1, math.ceil(line / cell))
+    shown = list(range(0, count, k))
+    if shown[-1] != count - 1:
+        if count - 1 - shown[-1] < k and len(shown) > 1:
+            shown[-1] = count - 1
+        else:
+            shown.append(count - 1)
+    return shown
+
+
+def heatmap_png(w, row_labels=None, col_labels=None):
+    """The weights as a PNG of square cells, the longer side at most _PLOT_PIXELS (at least one
+    pixel a cell), with the rows' labels on the left and the columns' above, turned to read
+    upwards, where the glyphs are at hand."""
     cell = max(1, min(24, _PLOT_PIXELS // max(w.shape)))
-    return png(np.repeat(np.repeat(colours(w), cell, axis=0), cell, axis=1))
+    plot = np.repeat(np.repeat(colours(w), cell, axis=0), cell, axis=1)
+    glyphs = _glyphs()
+    if glyphs is None or row_labels is None or col_labels is None:
+        return png(plot)
+    line = glyphs[0]
+    rows = {i: text_coverage(row_labels[i], glyphs) for i in shown_labels(len(row_labels), line, cell)}
+    cols = {j: np.rot90(text_coverage(col_labels[j], glyphs)) for j in shown_labels(len(col_labels), line, cell)}
+    gap = 4
+    left = max(m.shape[1] for m in rows.values()) + gap
+    top = max(m.shape[0] for m in cols.values()) + gap
+    ink = np.zeros((top + plot.shape[0], left + plot.shape[1]), np.float64)
+    for i, m in rows.items():
+        y = top + i * cell + (cell - m.shape[0]) // 2
+        y = min(max(y, 0), ink.shape[0] - m.shape[0])
+        ink[y:y + m.shape[0], left - gap - m.shape[1]:left - gap] = m
+    for j, m in cols.items():
+        x = left + j * cell + (cell - m.shape[1]) // 2
+        x = min(max(x, 0), ink.shape[1] - m.shape[1])
+        ink[top - gap - m.shape[0]:top - gap, x:x + m.shape[1]] = m
+    image = np.rint(255 - ink[..., None] * (255 - _INK) / 255).astype(np.uint8).repeat(3, axis=2)
+    image[top:, left:] = plot
+    return png(image)
 
 
 def _named(tokens, count):
@@ -91,7 +158,9 @@ TRUST_LINE = "Trust the notebook, or run the cell, to see the live Attention Lab
 
 def picture(data):
     """(PNG bytes, the HTML that shows it with its caption and the line on the live lab)."""
-    image = heatmap_png(weights(data))
+    nq, nk = data.q.shape[3], data.k.shape[3]
+    image = heatmap_png(weights(data), data.query_tokens or [str(i) for i in range(nq)],
+                        data.key_tokens or [str(j) for j in range(nk)])
     text = caption(data)
     source = "data:image/png;base64," + base64.b64encode(image).decode("ascii")
     width, height = struct.unpack(">II", image[16:24])

@@ -122,8 +122,16 @@ def test_the_picture_is_the_shown_heads_weights_in_square_cells():
                              key_tokens=list("vwxyz"))
     png, _ = lab.picture
     pixels = decode_png(png)
-    cell = pixels.shape[1] // 5
-    assert pixels.shape[:2] == (3 * cell, 5 * cell) and cell >= 8, "square cells, a readable size"
+    # The plot is the bottom-right corner, the labels on white left of it and above it.
+    white = (pixels == 255).all(axis=2)
+    left, top = int(np.argmax(~white[-1])), int(np.argmax(~white[:, -1]))
+    plot = pixels[top:, left:]
+    cell = plot.shape[1] // 5
+    assert plot.shape[:2] == (3 * cell, 5 * cell) and cell >= 8, "square cells, a readable size"
+    # A label (ink) beside each row and above each column.
+    assert all((~white[top + i * cell:top + (i + 1) * cell, :left]).any() for i in range(3))
+    assert all((~white[:top, left + j * cell:left + (j + 1) * cell]).any() for j in range(5))
+    pixels = plot
     causal = np.arange(5)[None, :] <= np.arange(3)[:, None] + 2
     expected = reference.weights(q[0, 3], k[0, 1], allowed[0, 0] & causal, scale=0.3)
     removed = ~(allowed[0, 0] & causal)
@@ -150,3 +158,12 @@ def test_each_output_is_whole_and_save_html_writes_the_page(tmp_path):
     q, k, v = rng.standard_normal((3, 2, 2))
     attention_lab.save_html(tmp_path / "direct.html", q, k, v, causal=True)
     assert payload((tmp_path / "direct.html").read_text(encoding="utf-8"))["request"] == {"causal": "top_left"}
+
+
+def test_the_pictures_labels_take_a_stride_and_keep_the_last():
+    from attention_lab import _picture
+    assert _picture.shown_labels(6, 16, 24) == [0, 1, 2, 3, 4, 5]
+    # 16-pixel lines on 5-pixel cells: every 4th; 63 replaces 60, which it would touch.
+    assert _picture.shown_labels(64, 16, 5) == [0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 63]
+    assert _picture.shown_labels(9, 16, 5) == [0, 4, 8]
+    assert _picture.shown_labels(11, 16, 5) == [0, 4, 10]
