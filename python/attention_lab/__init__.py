@@ -68,7 +68,7 @@ def _lab(data, *, step, height, lang, theme, name):
                                            ("lang", _choice("lang", lang, _limits.LANGUAGES)),
                                            ("theme", _choice("theme", theme, _limits.THEMES)))
              if value is not None}
-    return Lab(_page.document(_page.payload(data, state, name)), height, _picture.picture(data))
+    return Lab(_page.document(_page.payload(data, state, name)), height, _picture.picture(data, lang))
 
 
 def show(q, k, v, *, tokens=None, key_tokens=None, mask=None, causal=False, scale=None, head=0, layer=0, step=None,

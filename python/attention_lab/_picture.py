@@ -138,32 +138,47 @@ def heatmap_png(w, row_labels=None, col_labels=None):
     return png(image)
 
 
-def _named(tokens, count):
+# The picture's words, in the language the lab was asked for (lang="es"; English otherwise, as
+# "auto" cannot know the reader's browser here).
+WORDS = {
+    "en": {"range": "{first} to {last}", "in_all": "{count} in all", "head": "head {head} of {heads}",
+           "layer": ", layer {layer} of {layers}",
+           "caption": "Attention weights, {where}: rows are queries ({queries}), columns are keys ({keys}).",
+           "trust": "Trust the notebook, or run the cell, to see the live Attention Lab."},
+    "es": {"range": "{first} a {last}", "in_all": "{count} en total", "head": "cabeza {head} de {heads}",
+           "layer": ", capa {layer} de {layers}",
+           "caption": "Pesos de atención, {where}: las filas son las consultas ({queries}), las columnas las claves "
+                      "({keys}).",
+           "trust": "Confía en el cuaderno (Trust Notebook), o ejecuta la celda, para ver Attention Lab en vivo."},
+}
+
+
+def _named(tokens, count, words):
     if tokens is None:
-        return f"0 to {count - 1}"
+        return words["range"].format(first=0, last=count - 1)
     shown = ", ".join(tokens[:_MAX_TOKENS])
-    return shown + (f", … ({count} in all)" if count > _MAX_TOKENS else "")
+    return shown + (", … (" + words["in_all"].format(count=count) + ")" if count > _MAX_TOKENS else "")
 
 
-def caption(data):
+def caption(data, words):
     heads, layers = data.q.shape[2], data.q.shape[0]
     nq, nk = data.q.shape[3], data.k.shape[3]
-    where = f"head {data.head} of {heads}" + (f", layer {data.layer} of {layers}" if layers > 1 else "")
-    return (f"Attention weights, {where}: rows are queries ({_named(data.query_tokens, nq)}), columns are keys "
-            f"({_named(data.key_tokens, nk)}).")
+    where = words["head"].format(head=data.head, heads=heads)
+    if layers > 1:
+        where += words["layer"].format(layer=data.layer, layers=layers)
+    return words["caption"].format(where=where, queries=_named(data.query_tokens, nq, words),
+                                   keys=_named(data.key_tokens, nk, words))
 
 
-TRUST_LINE = "Trust the notebook, or run the cell, to see the live Attention Lab."
-
-
-def picture(data):
+def picture(data, lang=None):
     """(PNG bytes, the HTML that shows it with its caption and the line on the live lab)."""
+    words = WORDS.get(lang, WORDS["en"])
     nq, nk = data.q.shape[3], data.k.shape[3]
     image = heatmap_png(weights(data), data.query_tokens or [str(i) for i in range(nq)],
                         data.key_tokens or [str(j) for j in range(nk)])
-    text = caption(data)
+    text = caption(data, words)
     source = "data:image/png;base64," + base64.b64encode(image).decode("ascii")
     width, height = struct.unpack(">II", image[16:24])
     body = (f'<p><img src="{source}" width="{width}" height="{height}" alt="{html.escape(text, quote=True)}"></p>'
-            f"<p>{html.escape(text)} <b>{html.escape(TRUST_LINE)}</b></p>")
+            f"<p>{html.escape(text)} <b>{html.escape(words['trust'])}</b></p>")
     return image, body

@@ -167,3 +167,10 @@ def test_the_pictures_labels_take_a_stride_and_keep_the_last():
     assert _picture.shown_labels(64, 16, 5) == [0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 63]
     assert _picture.shown_labels(9, 16, 5) == [0, 4, 8]
     assert _picture.shown_labels(11, 16, 5) == [0, 4, 10]
+
+
+def test_the_picture_speaks_the_labs_language():
+    q, k, v = rng.standard_normal((3, 2, 3, 4))
+    text = attention_lab.show(q, k, v, head=1, lang="es")._repr_html_()
+    assert "cabeza 1 de 2" in text and "las filas son las consultas (0 a 2)" in text and "Trust Notebook" in text
+    assert "Trust the notebook" in attention_lab.show(q, k, v, lang="auto")._repr_html_()
