@@ -99,7 +99,10 @@ lab::State draw(const lab::Lab& lab, Memory& ui) {
     const float above = ImGui::GetCursorPosY();
     ImGui::BeginChild("column", avail, false);
     question();
-    if (lab.state().view == lab::View::compare) compare_scales(lab, next, ui, std::max(avail.y * 0.62f, 420 * scale));
+    // The comparison takes a share of the window's height, unless the window takes the content's
+    // (fit_content): then a share of it would grow with every frame the host resized.
+    if (lab.state().view == lab::View::compare)
+      compare_scales(lab, next, ui, ui.fit_content ? 420 * scale : std::max(avail.y * 0.62f, 420 * scale));
     else if (lab.state().step == lab::Step::input) projections(lab, next, ui, 0);
     else stages(lab, next, ui, 0);
     ImGui::Spacing();

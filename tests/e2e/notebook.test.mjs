@@ -290,6 +290,11 @@ test('in the classic Notebook server: labs run in its interface, Undo keeps the 
   const bottom = Math.max(...(await wideFrame.evaluate(() => window.attentionLab.layout())).map((item) => item.y + item.h));
   assert.ok(height > 560 && bottom <= height + 1, `the frame (${height} px) shows the lab down to ${bottom}`);
   await screenshot(page, wide, 'notebook-wide.png');
+  // The view comparing scales sizes itself to the window elsewhere: here its frame settles too.
+  await wideFrame.evaluate(() => window.attentionLab.setState({ view: 'compare' }));
+  while (!(height = await settled()));
+  const compared = Math.max(...(await wideFrame.evaluate(() => window.attentionLab.layout())).map((item) => item.y + item.h));
+  assert.ok(compared <= height + 1 && height < 2000, `compare: the frame (${height} px) shows the lab down to ${compared}`);
   assert.deepEqual(errors, []);
   await page.close();
 
@@ -305,7 +310,11 @@ test('in the classic Notebook server: labs run in its interface, Undo keeps the 
   assert.equal(await pictures.count(), reference.labs.length, 'a picture per lab');
   await until(shared, () => Array.from(document.querySelectorAll('.output_subarea img')).every((img) => img.complete && img.naturalWidth > 0));
   const texts = await shared.locator('.output_subarea').allInnerTexts();
-  assert.equal(texts.filter((text) => /Trust the notebook, or run the cell, to see the live Attention Lab/.test(text)).length, reference.labs.length);
+  // The fourth lab asked for Spanish.
+  const trustLines = texts.map((text) => (/Trust the notebook, or run the cell, to see the live Attention Lab/.test(text) ? 'en'
+    : /Confía en el cuaderno \(Trust Notebook\), o ejecuta la celda, para ver Attention Lab en vivo/.test(text) ? 'es' : null))
+    .filter(Boolean);
+  assert.deepEqual(trustLines, reference.labs.map((_, i) => (i === 3 ? 'es' : 'en')));
   assert.ok(texts.some((text) => /head 2 of 4: rows are queries \(t0, t1/.test(text)));
   await screenshot(shared, pictures.nth(0), 'notebook-untrusted.png');
   await shared.close();
