@@ -19,7 +19,9 @@
 # the first and to every figure drawn, peak memory, live WebGL contexts, idle animation-frame
 # callbacks, against the embed.js that started every figure at load; a few minutes), written
 # to build/bench/figures.json, for examples/figures.html or the page of the site given.
-#   scripts/bench.sh [--train | --page | --figures [page]]
+# --notebook prints what each notebook output costs in bytes, for the shapes
+# docs/notebooks.md names (bench/notebook_sizes.py; seconds, after scripts/build.sh web).
+#   scripts/bench.sh [--train | --page | --figures [page] | --notebook]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -41,6 +43,13 @@ if [ "${1:-}" = --figures ]; then
   cmake --build build/wasm --target attention-lab >/dev/null
   cp -R web/. build/web/
   node bench/figures_bench.mjs "${2:-examples/figures.html}" build/bench/figures.json
+  exit
+fi
+
+if [ "${1:-}" = --notebook ]; then
+  say "the bytes of a notebook's outputs"
+  [ -f python/attention_lab/site/VERSION ] || { say "no python/attention_lab/site: run scripts/build.sh web"; exit 1; }
+  PYTHONPATH=python "${ATTN_PYTHON:-/usr/bin/python3}" bench/notebook_sizes.py
   exit
 fi
 

@@ -41,6 +41,17 @@ build_web() {
   mkdir -p "$site"
   cp build/web/{index.html,page-tools.js,load.js,attention-lab.js,attention-lab.wasm,LICENSE,THIRD_PARTY_NOTICES.md} "$site/"
   project_version >"$site/VERSION"
+  # Every output carries the app gzip-compressed: zopfli's deflate is 4 % smaller than zlib's
+  # best (python/attention_lab/_page.py compresses at run time where these are missing).
+  local f
+  for f in attention-lab.js attention-lab.wasm; do
+    if command -v zopfli >/dev/null 2>&1; then zopfli --i5 -c "$site/$f" >"$site/$f.gz"; else gzip -9 -n -c "$site/$f" >"$site/$f.gz"; fi
+  done
+  # The glyphs of the outputs' pictures' labels, from the font and with the Python (fontTools)
+  # the build subset the fonts with.
+  local cache=build/wasm/CMakeCache.txt
+  "$(sed -n 's/^ATTN_FONT_PYTHON:FILEPATH=//p' "$cache")" scripts/glyph_atlas.py \
+    "$(sed -n 's/^ATTN_FONT_DIR:PATH=//p' "$cache")/DejaVuSans.ttf" "$site/glyphs.json"
 }
 
 for what in "$@"; do

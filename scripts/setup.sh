@@ -2,7 +2,8 @@
 # Installs everything Attention Lab needs, idempotently, and says nothing when it is all there.
 #   - Debian packages (toolchains, clang-19 and wasi-libc for the relaxed-SIMD kernel, libraries,
 #     browser, X server, font, zip for package.sh, and the Python package's: NumPy, pytest, and
-#     for its notebook test PyTorch, nbconvert and a Jupyter kernel)
+#     for its notebook test PyTorch, nbconvert, a Jupyter kernel and the classic Notebook server;
+#     zopfli compresses the app its outputs carry)
 #   - Dear ImGui sources from Debian's source package, into third_party/imgui (ignored by git)
 #   - npm dev dependencies (playwright-core drives Debian's Chromium)
 # On a machine that is not Debian: install the equivalents yourself and set IMGUI_DIR to an
@@ -26,7 +27,8 @@ packages=(
   dpkg-dev xz-utils
   zip unzip
   python3-numpy python3-venv python3-pytest
-  python3-torch jupyter-nbconvert python3-ipykernel
+  python3-torch jupyter-nbconvert python3-ipykernel jupyter-notebook
+  zopfli
 )
 
 # Node and npm may come from elsewhere (nodesource ships npm inside nodejs, and Debian's npm

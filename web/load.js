@@ -161,11 +161,30 @@ window.attentionLabLoad = function (Module, api) {
   // [the page] the file button, drops on the canvas, and the answer beside the button.
   const input = document.getElementById('load-input');
   const message = document.getElementById('load-message');
+  // What a load says about the data shown then goes by itself after a few seconds, and at once
+  // when the state changes (another head, step or edit): it never describes what is no longer
+  // on screen, and clicks go through it to the lab. An error stays until clicked or replaced.
+  const NOTE_SECONDS = 6;
+  let noteTimer = 0, stopWatching = null;
+  function hideNote() {
+    clearTimeout(noteTimer);
+    if (stopWatching) stopWatching();
+    stopWatching = null;
+    if (!message.classList.contains('note')) return;
+    message.classList.remove('note');
+    message.hidden = true;
+  }
   function show(result) {
-    message.textContent = result.error ? result.error + '.' : Module.labText('Loaded.') + ' ' + result.notes.join('. ') + '.';
+    hideNote();
+    message.textContent = result.error ? result.error + '.' : [Module.labText('Loaded.'), ...result.notes.map(n => n + '.')].join(' ');
     message.classList.toggle('error', !!result.error);
+    message.classList.toggle('note', !result.error);
     message.classList.remove('busy');
     message.hidden = false;
+    if (!result.error) {
+      noteTimer = setTimeout(hideNote, NOTE_SECONDS * 1000);
+      stopWatching = api.on('change', hideNote);
+    }
     return result;
   }
   // An instance embedded in a lesson keeps its corner for the lesson: no button, drops only.

@@ -7,9 +7,11 @@ tensors or a torch.nn.MultiheadAttention, entirely offline (docs/notebooks.md).
     attention_lab.save_html("attention.html", q, k, v)
 """
 
+import base64
 import importlib.resources
 
-from . import _inputs, _limits, _page
+
+from . import _inputs, _limits, _page, _picture
 
 __all__ = ["Lab", "show", "show_mha", "save_html"]
 
@@ -24,17 +26,23 @@ __version__ = _version()
 
 class Lab:
     """One lab: shown inline by Jupyter, VS Code and Colab (an iframe of a self-contained
-    page), or written to a file by save()."""
+    page, with a still picture for where scripts cannot run), or written to a file by save()."""
 
-    def __init__(self, document, height):
+    def __init__(self, document, height, picture=None):
         self.document = document  # the standalone page, with the app and the data inside
-        self.height = height
+        self.height = height      # pixels, or None: the content's
+        self.picture = picture    # (PNG bytes, its HTML with the caption), or None
 
     def _repr_html_(self):
-        return _page.iframe(self.document, self.height, "Attention Lab: scaled dot-product attention, step by step")
+        return _page.output(self.document, self.height, "Attention Lab: scaled dot-product attention, step by step",
+                            self.picture[1] if self.picture else "")
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        return {"text/html": self._repr_html_(), "text/plain": repr(self)}
+        # A renderer that shows no HTML may still show the picture (image/png).
+        bundle = {"text/html": self._repr_html_(), "text/plain": repr(self)}
+        if self.picture:
+            bundle["image/png"] = base64.b64encode(self.picture[0]).decode("ascii")
+        return bundle
 
     def __repr__(self):
         return f"<attention_lab.Lab: {len(self.document) / 1e6:.1f} MB page>"
@@ -53,17 +61,18 @@ def _choice(name, value, allowed):
 
 
 def _lab(data, *, step, height, lang, theme, name):
-    if isinstance(height, bool) or not isinstance(height, int) or not 200 <= height <= 4000:
-        raise ValueError(f"height: expected a whole number of pixels from 200 to 4000; got {height!r}")
+    if height is not None and (isinstance(height, bool) or not isinstance(height, int) or not 200 <= height <= 4000):
+        raise ValueError(f"height: expected a whole number of pixels from 200 to 4000, or None (the content's); "
+                         f"got {height!r}")
     state = {key: value for key, value in (("step", _choice("step", step, _limits.STEPS)),
                                            ("lang", _choice("lang", lang, _limits.LANGUAGES)),
                                            ("theme", _choice("theme", theme, _limits.THEMES)))
              if value is not None}
-    return Lab(_page.document(_page.payload(data, state, name)), height)
+    return Lab(_page.document(_page.payload(data, state, name)), height, _picture.picture(data, lang))
 
 
 def show(q, k, v, *, tokens=None, key_tokens=None, mask=None, causal=False, scale=None, head=0, layer=0, step=None,
-         height=560, lang=None, theme=None):
+         height=None, lang=None, theme=None):
     """The lab showing softmax(q kᵀ · scale + mask) v step by step for one head (`head`), with
     every head's weights beside it, a click away.
 
@@ -83,7 +92,7 @@ def show(q, k, v, *, tokens=None, key_tokens=None, mask=None, causal=False, scal
 
 
 def show_mha(module, query, key=None, value=None, *, tokens=None, key_tokens=None, key_padding_mask=None,
-             attn_mask=None, is_causal=False, head=0, layer=0, step=None, height=560, lang=None, theme=None):
+             attn_mask=None, is_causal=False, head=0, layer=0, step=None, height=None, lang=None, theme=None):
     """The lab showing a torch.nn.MultiheadAttention's attention on query, key, value (key and
     value default to query: self-attention), head `head`, with each head's q, k and v made by the
     module's own projections, so its weights are those of module(query, key, value,

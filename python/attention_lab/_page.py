@@ -1,7 +1,7 @@
 """The lab as one self-contained HTML document, and as an output cell's iframe of it.
 
 The document is the site's own page (index.html, with its page-tools.js and load.js inlined)
-carrying the app (attention-lab.js and .wasm, gzip-compressed, base64) and the data, which
+carrying the app (attention-lab.js and .wasm, gzip-compressed, in base 85) and the data, which
 boot.js unpacks in the browser: nothing is fetched, so a notebook exported to HTML, or a course
 page built from it, works from a file and offline, and each output stands alone.
 """
@@ -13,6 +13,7 @@ import html
 import importlib.resources
 import json
 import re
+import uuid
 
 import numpy as np
 
@@ -24,21 +25,45 @@ def _site_file(name):
     return path.read_bytes()
 
 
+# Base 85 (Python's b85 alphabet) with its '&', '<' and '>' swapped for ',', '.' and ':', which
+# neither HTML (the iframe's srcdoc, a <script>) nor JSON escapes: 5 characters for 4 bytes,
+# where base64 takes 5.33. boot.js's unpack() reads it.
+_HTML_SAFE_85 = bytes.maketrans(b"&<>", b",.:")
+
+
+def encode(compressed):
+    """gzip bytes as boot.js's unpack() reads them."""
+    return base64.b85encode(compressed).translate(_HTML_SAFE_85).decode("ascii")
+
+
 def pack(data):
-    """gzip, then base64: what boot.js's unpack() reads (with DecompressionStream)."""
-    return base64.b64encode(gzip.compress(data, compresslevel=9, mtime=0)).decode("ascii")
+    """gzip, then base 85: what boot.js's unpack() reads (with DecompressionStream)."""
+    return encode(gzip.compress(data, compresslevel=9, mtime=0))
+
+
+def _site_gzip(name):
+    """A site file gzip-compressed: as the build wrote it (site/<name>.gz, compressed harder than
+    Python's zlib can, with zopfli where installed), or compressed here."""
+    compressed = importlib.resources.files(__package__) / "site" / (name + ".gz")
+    if compressed.is_file():
+        return compressed.read_bytes()
+    return gzip.compress(_site_file(name), compresslevel=9, mtime=0)
 
 
 @functools.lru_cache(maxsize=None)
 def _app():
     """The compressed app, made once per process (compressing 2 MB takes a moment)."""
-    return {"app": pack(_site_file("attention-lab.js")), "wasm": pack(_site_file("attention-lab.wasm"))}
+    return {"app": encode(_site_gzip("attention-lab.js")), "wasm": encode(_site_gzip("attention-lab.wasm"))}
 
 
 def _tensor(a):
-    kind = "bool" if a.dtype == np.bool_ else "float32"
-    data = np.ascontiguousarray(a, dtype="u1" if kind == "bool" else "<f4").tobytes()
-    return {"shape": list(a.shape), "dtype": kind, "data": pack(data)}
+    """A tensor's bytes: booleans one a byte; float32 little-endian in four planes (every value's
+    first byte, then every second byte, …), where the sign and exponent bytes of like values
+    compress together."""
+    if a.dtype == np.bool_:
+        return {"shape": list(a.shape), "dtype": "bool", "data": pack(np.ascontiguousarray(a, dtype="u1").tobytes())}
+    planes = np.ascontiguousarray(a, dtype="<f4").view(np.uint8).reshape(-1, 4).T
+    return {"shape": list(a.shape), "dtype": "float32", "data": pack(planes.tobytes())}
 
 
 def payload(data, state, name):
@@ -88,9 +113,45 @@ def document(payload_object):
     return page.replace(charset, charset + head, 1)
 
 
-def iframe(doc, height, title):
-    """An output cell's view of the document: an iframe of its own (no shared globals between
-    outputs), given the document as srcdoc, so that no file or server is needed."""
-    return (f'<iframe srcdoc="{html.escape(doc, quote=True)}" title="{html.escape(title, quote=True)}" '
-            f'style="display:block;width:100%;height:{int(height)}px;border:0;border-radius:8px" '
-            'allow="clipboard-write"></iframe>')
+# Before the lab has said how tall it is (height=None), or where no script can ask it.
+FIRST_HEIGHT = 560
+
+# The output's script, in the notebook's page, where scripts run (a trusted notebook, an
+# exported page): the live lab replaces the picture, found by its id once the output is in the
+# page (classic Jupyter runs an output's scripts before inserting it), and a frame whose height
+# is the content's follows the lab's attention-lab:size (the message a figure sends a lesson).
+# One listener serves every output of the page.
+_HOST_SCRIPT = """<script>
+(function () {
+  var tries = 0;
+  (function removePicture() {
+    var picture = document.getElementById(%s);
+    if (picture) picture.remove();
+    else if (++tries < 100) setTimeout(removePicture, 20);
+  })();
+  if (window.attentionLabOutputs) return;
+  window.attentionLabOutputs = true;
+  window.addEventListener('message', function (event) {
+    var data = event.data;
+    if (!data || data.type !== 'attention-lab:size' || !isFinite(data.height)) return;
+    var frames = document.querySelectorAll('iframe[name="attention-lab-content-height"]');
+    for (var i = 0; i < frames.length; i++) {
+      if (frames[i].contentWindow === event.source)
+        frames[i].style.height = Math.min(Math.max(Math.ceil(data.height), 200), 4000) + 'px';
+    }
+  });
+})();
+</script>"""
+
+
+def output(doc, height, title, picture_html):
+    """An output cell's HTML: the picture (what remains where scripts are stripped), then the
+    lab in an iframe of its own (no shared globals between outputs), given the document as
+    srcdoc so that no file or server is needed, then the script that swaps them. height=None:
+    the content's."""
+    picture_id = "attention-lab-picture-" + uuid.uuid4().hex
+    sizing = 'name="attention-lab-content-height" ' if height is None else ""
+    return (f'<div id="{picture_id}">{picture_html}</div>'
+            f'<iframe srcdoc="{html.escape(doc, quote=True)}" title="{html.escape(title, quote=True)}" {sizing}'
+            f'style="display:block;width:100%;height:{int(height or FIRST_HEIGHT)}px;border:0;border-radius:8px" '
+            'allow="clipboard-write"></iframe>' + _HOST_SCRIPT % json.dumps(picture_id))

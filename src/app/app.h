@@ -47,6 +47,7 @@ struct App {
   int pending = 0;       // frames still to draw after the last change or input (drawing on demand)
   bool visible = true;   // false while the page is hidden or the canvas is scrolled out of view
   double figure_height = 0;  // the figure's height in CSS pixels the page was last told (0: none)
+  double content_height = 0;  // the one-column lab's, likewise
   bool failed = false;
 };
 

@@ -126,11 +126,12 @@ bool fit_canvas(GLFWwindow* window) {
 
 // Figure mode: the page sizes its canvas to the figure (and the lesson its frame). Changes of a
 // pixel or less are not told: a frame that rounds the other way must not resize the page.
-void report_figure_height(App& app) {
-  const double css = app.ui.figure_height > 0 ? std::ceil(app.ui.figure_height / app.ui_scale) : 0;
-  if (std::fabs(css - app.figure_height) <= 1 && (css > 0) == (app.figure_height > 0)) return;
-  app.figure_height = css;
-  page::figure_height(css);
+// The whole lab's height in one column likewise, for a host that sizes its frame to it.
+void report_height(float height, float ui_scale, double& told, void (*tell)(double)) {
+  const double css = height > 0 ? std::ceil(height / ui_scale) : 0;
+  if (std::fabs(css - told) <= 1 && (css > 0) == (told > 0)) return;
+  told = css;
+  tell(css);
 }
 
 // view=train: the buttons' requests, then the frame's slice of training while playing. The
@@ -219,7 +220,8 @@ void frame() {
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
-  report_figure_height(app);
+  report_height(app.ui.figure_height, app.ui_scale, app.figure_height, page::figure_height);
+  report_height(app.ui.content_height, app.ui_scale, app.content_height, page::content_height);
 
   // The person's changes: one recomputation at most, after the frame that asked for it.
   // A gesture is a drag, or a button held down, on an item (one undo for the whole drag); a

@@ -91,7 +91,9 @@ PAGE_API const char* lab_answer(const char* value) {
   return text.c_str();
 }
 // attentionLab.load (web/load.js): data in the contract's format, shown in the walkthrough
-// (src/model/load.h) as one undoable change. Returns {"notes": [...]} or {"error": "..."};
+// (src/model/load.h) as the ground of the history: Undo takes back what is done to the data
+// after, never the load (a notebook's tensors would otherwise be one Ctrl+Z away from the
+// built-in example). Returns {"notes": [...]} or {"error": "..."};
 // an error changes nothing.
 PAGE_API const char* lab_load(const char* request, const char* options) {
   static std::string text;
@@ -99,7 +101,8 @@ PAGE_API const char* lab_load(const char* request, const char* options) {
   text = loaded.error.empty() ? nlohmann::json{{"notes", loaded.notes}}.dump()
                               : nlohmann::json{{"error", loaded.error}}.dump();
   if (loaded.error.empty()) {
-    change_state(*g_app, std::move(loaded.state), false);
+    g_app->lab.set_state(std::move(loaded.state));
+    g_app->ui.history.restart();
     publish_change(*g_app);
   }
   return text.c_str();
@@ -123,6 +126,13 @@ PAGE_API const char* lab_text(const char* english) { return tr(english); }
 PAGE_API void lab_wake() { wake(); }
 // The page was hidden or shown, or the canvas scrolled out of or into view.
 PAGE_API void lab_set_visible(int visible) { set_visible(*g_app, visible != 0); }
+// The page's frame takes the height the lab's content needs (a notebook's output, boot.js): the
+// lab keeps its one column at every width, which that height was measured for (side by side it
+// would fill the same height with smaller cards).
+PAGE_API void lab_fit_content(int fit) {
+  g_app->ui.fit_content = fit != 0;
+  wake();
+}
 
 // [SECTION] export and accessibility (page-tools.js)
 // Tab or Shift+Tab on the canvas: 1 if focus moved inside it, 0 if it should leave it.

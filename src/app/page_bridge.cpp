@@ -61,6 +61,10 @@ void figure_height(double css_pixels) {
   EM_ASM({ if (Module.labFigureHeight) Module.labFigureHeight($0); }, css_pixels);
 }
 
+void content_height(double css_pixels) {
+  EM_ASM({ if (Module.labContentHeight) Module.labContentHeight($0); }, css_pixels);
+}
+
 }  // namespace page
 
 #else
@@ -81,6 +85,7 @@ std::string system_language() {
 }
 void language_changed(const char*) {}
 void figure_height(double) {}
+void content_height(double) {}
 }  // namespace page
 
 #endif

@@ -30,5 +30,8 @@ void language_changed(const char* code);
 // Figure mode: the figure's height in CSS pixels changed (0: not a figure any more); the page
 // sizes its canvas to it and tells the lesson around it (attention-lab:size).
 void figure_height(double css_pixels);
+// The whole lab in one column: the height that shows all of it, in CSS pixels (0: side by
+// side, filling the window); the page tells a host that sizes its frame (attention-lab:size).
+void content_height(double css_pixels);
 
 }  // namespace page

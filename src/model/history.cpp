@@ -44,6 +44,13 @@ void History::record(const State& before, const State& after, bool ongoing) {
   open_ = ongoing;
 }
 
+void History::restart() {
+  undo_.clear();
+  redo_.clear();
+  bytes_ = 0;
+  open_ = false;
+}
+
 std::optional<State> History::undo(const State& current) { return step(undo_, redo_, current); }
 std::optional<State> History::redo(const State& current) { return step(redo_, undo_, current); }
 

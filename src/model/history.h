@@ -6,6 +6,9 @@
 // the selected query and sequence, the view, the mode, the theme and layout, playing and
 // measuring. Undo goes back to the state before the last edit, where the person was when
 // making it, keeping only the current theme and layout (preferences, not edits).
+//
+// Loaded data (a notebook's, a file's, the page API's load()) is the ground the history starts
+// from: Undo takes back the edits made on it, never the load itself (restart()).
 #pragma once
 
 #include <cstddef>
@@ -34,6 +37,9 @@ class History {
   void record(const State& before, const State& after, bool ongoing);
   // Frames without a change: a gesture that is no longer under way has ended.
   void settle(bool ongoing) { open_ = open_ && ongoing; }
+
+  // Forgets every entry: the state shown now is where Undo stops.
+  void restart();
 
   bool can_undo() const { return !undo_.empty(); }
   bool can_redo() const { return !redo_.empty(); }

@@ -74,8 +74,9 @@ json parse_options(std::string_view text) {
   json j = json::parse(text.begin(), text.end(), shallow, false);
   if (j.is_discarded() || !j.is_object()) fail("options: expected a JSON object");
   for (const auto& item : j.items())
-    if (item.key() != "tokens" && item.key() != "head" && item.key() != "layer" && item.key() != "name")
-      fail("options: unknown field \"" + item.key() + "\" (expected tokens, head, layer or name)");
+    if (item.key() != "tokens" && item.key() != "head" && item.key() != "layer" && item.key() != "name" &&
+        item.key() != "link")
+      fail("options: unknown field \"" + item.key() + "\" (expected tokens, head, layer, name or link)");
   return j;
 }
 
@@ -204,7 +205,7 @@ Loaded load(std::string_view request_json, std::string_view options_json, const 
     out.notes.push_back(i18n::format(tr("Showing layer %d of %d"), layer, int(layers.size())));
   if (shape.heads > 1 || layers.size() > 1)
     out.notes.push_back(i18n::format(
-        tr("Showing head %d of %d: the card \"All heads\" shows every head's weights, and a click on one shows it"),
+        tr("Showing head %d of %d: click another in \"All heads\""),
         head, shape.heads));
 
   // The walkthrough keeps every intermediate of every sequence: as many as its limits allow.
@@ -285,9 +286,14 @@ Loaded load(std::string_view request_json, std::string_view options_json, const 
   s.source = name && name->is_string() && !name->get_ref<const std::string&>().empty() ? name->get<std::string>()
                                                                                         : tr("the loaded request");
   normalize(s);
-  out.notes.push_back(
-      i18n::format(tr("The link keeps the sizes and settings but not the values of %s (load it again to show them)"),
-                   s.source.c_str()));
+  // A page that carries its data (a notebook's output: boot.js) loads it again when reloaded;
+  // it has no link to speak of.
+  const json* link = options.contains("link") ? &options["link"] : nullptr;
+  if (link && !link->is_boolean()) fail("link: expected true or false");
+  if (!link || link->get<bool>())
+    out.notes.push_back(
+        i18n::format(tr("The link keeps the sizes and settings but not the values of %s (load it again to show them)"),
+                     s.source.c_str()));
   return out;
 }
 

@@ -20,7 +20,8 @@ struct Loaded {
 
 // `request_json`: the request, or several layers' as {"layers": [request, ...]} (of one shape,
 // scale and causal choice). `options_json`: {"tokens": {"queries": [..], "keys": [..]},
-// "head": h, "layer": l, "name": "q.npy, k.npy, v.npy"}, every field optional ("" for none). `current`
+// "head": h, "layer": l, "name": "q.npy, k.npy, v.npy", "link": false (no note on what a link
+// keeps: a page that carries its data)}, every field optional ("" for none). `current`
 // gives what loading keeps (theme, ui, mode, step, seed). Never throws.
 Loaded load_request(std::string_view request_json, std::string_view options_json, const State& current);
 

@@ -1,5 +1,7 @@
 // [SECTION] the window layout: header on top; inputs | stages | arithmetic side by side on a
-// wide window, stacked in one scrolling column in a narrow embed. Panels never overlap.
+// wide window tall enough for them, stacked in one scrolling column in a narrow or short one (a
+// notebook's output), whose height (ui.content_height) the host may size its frame to. Panels
+// never overlap.
 #include <imgui.h>
 
 #include <algorithm>
@@ -12,6 +14,20 @@ namespace ui {
 
 namespace {
 constexpr float kMaxFigureWidth = 1400;  // CSS pixels: a wider column centres the figure
+// Side by side, the stage cards share the window's height: below this many unscaled pixels a
+// card's heatmap would be a flat strip (a 560 px notebook output, 1280 px wide, gave 64 rows
+// 51 px), and the one scrolling column, where each card is as tall as its matrix needs, is
+// the better use of the room.
+constexpr float kLeastSideBySideCard = 200;
+
+// Whether the stage cards, side by side in the middle panel `width` wide, each get a readable
+// height out of `height`.
+bool side_by_side_fits(const lab::Lab& lab, float width, float height) {
+  const StageGrid grid = stage_grid(lab, width);
+  const float gap = ImGui::GetStyle().ItemSpacing.y;
+  return (height - gap * float(grid.rows - 1)) / float(grid.rows) >= kLeastSideBySideCard * ImGui::GetFontSize() / 16.0f;
+}
+
 }  // namespace
 
 const char* device_hint(const Memory& ui, const char* pointer, const char* touch) {
@@ -36,6 +52,7 @@ lab::State draw(const lab::Lab& lab, Memory& ui) {
     return next;
   }
   ui.figure_height = 0;
+  ui.content_height = 0;
   ImGui::SetNextWindowPos(vp->Pos);
   ImGui::SetNextWindowSize(vp->Size);
   ImGui::Begin("Attention Lab", nullptr, window);
@@ -59,15 +76,16 @@ lab::State draw(const lab::Lab& lab, Memory& ui) {
     ImGui::BeginChild("experiment", avail, false, panel);
     experiment(lab, next, ui);
     ImGui::EndChild();
-  } else if (avail.x >= 1100 * scale) {
-    const float left = compact ? 0 : 270 * scale, right = 390 * scale;
+  } else if (const float left = compact ? 0 : 270 * scale, right = 390 * scale,
+                        middle = avail.x - left - right - gap * (compact ? 1 : 2);
+             avail.x >= 1100 * scale && !ui.fit_content && side_by_side_fits(lab, middle, avail.y)) {
     if (!compact) {
       ImGui::BeginChild("inputs", ImVec2(left, avail.y), true, panel);
       inputs(lab, next, ui);
       ImGui::EndChild();
       ImGui::SameLine(0, gap);
     }
-    ImGui::BeginChild("stages", ImVec2(avail.x - left - right - gap * (compact ? 1 : 2), avail.y), false);
+    ImGui::BeginChild("stages", ImVec2(middle, avail.y), false);
     if (lab.state().view == lab::View::compare) compare_scales(lab, next, ui, avail.y);
     else if (lab.state().step == lab::Step::input) projections(lab, next, ui, avail.y);
     else stages(lab, next, ui, avail.y);
@@ -78,9 +96,13 @@ lab::State draw(const lab::Lab& lab, Memory& ui) {
     arithmetic(lab, next, ui);
     ImGui::EndChild();
   } else {
+    const float above = ImGui::GetCursorPosY();
     ImGui::BeginChild("column", avail, false);
     question();
-    if (lab.state().view == lab::View::compare) compare_scales(lab, next, ui, std::max(avail.y * 0.62f, 420 * scale));
+    // The comparison takes a share of the window's height, unless the window takes the content's
+    // (fit_content): then a share of it would grow with every frame the host resized.
+    if (lab.state().view == lab::View::compare)
+      compare_scales(lab, next, ui, ui.fit_content ? 420 * scale : std::max(avail.y * 0.62f, 420 * scale));
     else if (lab.state().step == lab::Step::input) projections(lab, next, ui, 0);
     else stages(lab, next, ui, 0);
     ImGui::Spacing();
@@ -88,6 +110,7 @@ lab::State draw(const lab::Lab& lab, Memory& ui) {
     arithmetic(lab, next, ui);
     ImGui::EndChild();
     if (!compact && ImGui::CollapsingHeader(tr("Inputs: shape, scale, mask, Q K V"))) inputs(lab, next, ui);
+    ui.content_height = above + ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
     ImGui::EndChild();
   }
   keyboard(lab, next, ui);

@@ -113,17 +113,23 @@ void stage_card(const lab::Lab& lab, lab::State& next, Memory& ui, lab::Step ste
   ImGui::PopStyleColor();
 }
 
+StageGrid stage_grid(const lab::Lab& lab, float width) {
+  const float scale = ImGui::GetFontSize() / 16.0f;
+  // Three cards per row on a wide screen, two or one when narrow.
+  const int per_row = width > 900 * scale ? 3 : width > 520 * scale ? 2 : 1;
+  // The five cards of steps 1 to 5 (step 0 has a screen of its own: projections()), and for
+  // loaded data with several heads a sixth, every head's weights.
+  const int cards = lab::kStepCount - int(lab::Step::scores) + (lab::loaded_head_count(lab.state()) > 1 ? 1 : 0);
+  return {per_row, (cards + per_row - 1) / per_row};
+}
+
 void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height) {
   const lab::State& s = lab.state();
   const float scale = ImGui::GetFontSize() / 16.0f;
   const float avail = ImGui::GetContentRegionAvail().x;
-  // Three cards per row on a wide screen, two or one when narrow.
-  const int per_row = avail > 900 * scale ? 3 : avail > 520 * scale ? 2 : 1;
-  // The five cards of steps 1 to 5 (step 0 has a screen of its own: projections()), and for
-  // loaded data with several heads a sixth, every head's weights.
+  const auto [per_row, rows] = stage_grid(lab, avail);
   const bool heads = lab::loaded_head_count(s) > 1;
   const int first = int(lab::Step::scores), cards = lab::kStepCount - first + (heads ? 1 : 0);
-  const int rows = (cards + per_row - 1) / per_row;
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float card_w = (avail - gap * (per_row - 1)) / per_row;
   // In a scrolling column (a narrow embed, height 0) each card is as tall as its matrix needs.

@@ -73,6 +73,11 @@ struct Memory {
   // drawn ("": all of it), and how the platform opens the full lab at a fragment.
   std::map<std::string, float> part_heights;
   float figure_height = 0;
+  // The whole lab in its one scrolling column: the height that shows all of it (0 side by
+  // side, where the panels fill the window). A host that sizes its frame to it (a notebook's
+  // output) is told, as of a figure's height.
+  float content_height = 0;
+  bool fit_content = false;  // the host sizes the frame to content_height: one column always
   // A part's measured height changed in this frame: the app draws one more (it rests when
   // nothing asks for a frame), so that the figure settles at its new size.
   bool draw_again = false;
@@ -105,6 +110,11 @@ void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height);
 // in a column that scrolls or sizes itself.
 void stage_card(const lab::Lab& lab, lab::State& next, Memory& ui, lab::Step step, ImVec2 size);
 float stage_card_height(const lab::Lab& lab, float width);
+// How many stage cards stages() puts on a row `width` wide, and in how many rows.
+struct StageGrid {
+  int per_row, rows;
+};
+StageGrid stage_grid(const lab::Lab& lab, float width);
 // Loaded data with several heads (heads_card.cpp): every head's weights as small maps, and the
 // shown head's selector; a card beside the stages.
 void heads_card(const lab::Lab& lab, lab::State& next, Memory& ui);

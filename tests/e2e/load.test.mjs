@@ -5,7 +5,7 @@
 // and leave the page working and its state as it was.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { labSession, openLab } from './harness.mjs';
+import { labSession, openLab, press } from './harness.mjs';
 import { attention, assertClose } from './reference.mjs';
 
 // [.npy writer] NumPy's format 1.0: magic, version, little-endian header length, a Python dict
@@ -93,9 +93,28 @@ test('attentionLab.load: a JSON request with two heads and tokens shows the chos
     const headers = Array.from(document.querySelectorAll('#stage-table th'), th => th.textContent);
     return headers.includes('cat') && headers.includes('chat');
   }, null, { timeout: 10000 });
+  // The page shows the answer until the state changes, never over what it no longer describes.
+  const note = () => page.evaluate(() => {
+    const m = document.getElementById('load-message');
+    return m.hidden ? null : m.textContent;
+  });
+  assert.match(await note(), /^Loaded\. Showing head 1 of 2: click another in "All heads"\. The link keeps/);
   // Another setting keeps the loaded data.
   await page.evaluate(() => window.attentionLab.setState({ step: 'softmax' }));
+  assert.equal(await note(), null, 'the note outlived the state it described');
   assertClose((await page.evaluate(() => window.attentionLab.trace())).output, expected.output, 1e-5, 'output after a step');
+
+  // The loaded data is where the history starts: Ctrl+Z takes back the head chosen after it,
+  // and no more (before, it put back the built-in 3 × 3 example).
+  await page.evaluate(() => window.attentionLab.setState({ head: 0 }));
+  assertClose((await page.evaluate(() => window.attentionLab.trace())).weights,
+              attention(q[0], k[0], v[0], 1 / Math.sqrt(dk), (i, j) => j <= i + (nk - nq)).weights, 1e-5, 'head 0');
+  await page.focus('#canvas');
+  for (let i = 0; i < 3; ++i) await press(page, 'Control+z');
+  const undone = await page.evaluate(() => ({ head: window.attentionLab.getState().head, trace: window.attentionLab.trace() }));
+  assert.equal(undone.head, '1');
+  assertClose(undone.trace.weights, expected.weights, 1e-5, 'weights after Undo');
+  assert.deepEqual([undone.trace.weights.length, undone.trace.weights[0].length], [nq, nk]);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -68,6 +68,22 @@ TEST(History, UndoGoesBackToWhereTheEditWasMadeButKeepsTheTheme) {
   EXPECT_EQ(undone.theme, lab::Theme::dark);
 }
 
+TEST(History, AfterARestartUndoStopsAtTheStateThenShown) {
+  // Loaded data is the ground (page_api.cpp's lab_load): the edits before it cannot be undone
+  // or redone, those after it can, down to the data and no further.
+  lab::History h;
+  const lab::State before = with_seed(1), undone = with_seed(2), loaded = with_seed(3), edited = with_seed(4);
+  h.record(before, undone, false);
+  ASSERT_TRUE(h.undo(undone).has_value());
+  h.restart();
+  EXPECT_FALSE(h.can_undo());
+  EXPECT_FALSE(h.can_redo());
+  h.record(loaded, edited, false);
+  EXPECT_EQ(*h.undo(edited), loaded);
+  EXPECT_FALSE(h.undo(loaded).has_value());
+  EXPECT_EQ(*h.redo(loaded), edited);
+}
+
 TEST(History, AGestureIsOneEntry) {
   lab::History h;
   lab::State s = with_seed(1);

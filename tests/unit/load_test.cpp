@@ -34,6 +34,17 @@ TEST(Load, ALinkReplacingTheDataForgetsItsTokens) {
   EXPECT_TRUE(replaced.state.source.empty());
 }
 
+TEST(Load, APageThatCarriesItsDataHasNoNoteOnLinks) {
+  const auto mentions_link = [](const lab::Loaded& l) {
+    return std::any_of(l.notes.begin(), l.notes.end(), [](const std::string& n) { return n.find("link") != std::string::npos; });
+  };
+  EXPECT_TRUE(mentions_link(lab::load_request(kRequest, R"({"name": "q.npy"})", {})));
+  EXPECT_TRUE(mentions_link(lab::load_request(kRequest, R"({"link": true})", {})));
+  const lab::Loaded quiet = lab::load_request(kRequest, R"({"link": false})", {});
+  ASSERT_EQ(quiet.error, "");
+  EXPECT_FALSE(mentions_link(quiet));
+  EXPECT_EQ(lab::load_request(kRequest, R"({"link": "no"})", {}).error, "link: expected true or false");
+}
 
 // Two sequences of four query heads sharing two K/V heads, each head with its own removed
 // cells and the second sequence padded to 3 keys: every head kept, each shown as loaded.
