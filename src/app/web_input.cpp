@@ -77,6 +77,12 @@ class Target final : public ui::input::TouchTarget {
   }
   void pointer(Point p, bool down) override { press(to_point(on_canvas(p)), down); }
   void tap(Point p, bool twice) override;
+  // A state of its own after the release (not merged into it: the release must happen where
+  // the finger was, for ImGui to click what it pressed).
+  void lift() override {
+    g.queue.push_back({kNowhere, false, 0, true});
+    wake();
+  }
 
  private:
   static Point to_point(ImVec2 v) { return {v.x, v.y}; }

@@ -1,12 +1,14 @@
 // [SECTION] the window layout: header on top; inputs | stages | arithmetic side by side on a
 // wide window, stacked in one scrolling column in a narrow embed. Panels never overlap.
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 
 #include "i18n.h"
 #include "theme.h"
 #include "ui.h"
+#include "wrap.h"
 
 namespace ui {
 
@@ -16,6 +18,15 @@ constexpr float kMaxFigureWidth = 1400;  // CSS pixels: a wider column centres t
 
 const char* device_hint(const Memory& ui, const char* pointer, const char* touch) {
   return tr(ui.touch_screen ? touch : pointer);
+}
+
+void text_wrapped(std::string_view text) {
+  // The width TextWrapped wraps at: to the pushed wrap position, or the content region's edge.
+  const float width = ImGui::CalcWrapWidthForPos(ImGui::GetCursorScreenPos(), ImGui::GetCurrentWindow()->DC.TextWrapPos);
+  const std::string lines = text::wrap_at_spaces(text, width, [](std::string_view s) {
+    return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x;
+  });
+  ImGui::TextUnformatted(lines.data(), lines.data() + lines.size());
 }
 
 lab::State draw(const lab::Lab& lab, Memory& ui) {
