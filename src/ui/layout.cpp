@@ -21,8 +21,10 @@ const char* device_hint(const Memory& ui, const char* pointer, const char* touch
 }
 
 void text_wrapped(std::string_view text) {
-  // The width TextWrapped wraps at: to the pushed wrap position, or the content region's edge.
-  const float width = ImGui::CalcWrapWidthForPos(ImGui::GetCursorScreenPos(), ImGui::GetCurrentWindow()->DC.TextWrapPos);
+  // The width TextWrapped wraps at: to the pushed wrap position, or (none pushed: -1) the
+  // content region's edge (0).
+  const float pushed = ImGui::GetCurrentWindow()->DC.TextWrapPos;
+  const float width = ImGui::CalcWrapWidthForPos(ImGui::GetCursorScreenPos(), pushed < 0 ? 0.0f : pushed);
   const std::string lines = text::wrap_at_spaces(text, width, [](std::string_view s) {
     return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x;
   });
