@@ -71,6 +71,30 @@ for (const size of sizes) {
   }
 }
 
+// Issue 30: a 6-token lab's key axis showed "I", "a", "fox" of six words.
+const WORDS = ['I', 'saw', 'a', 'quick', 'brown', 'fox'];
+const matrix = (seed) => Array.from({ length: 6 }, (_, i) => Array.from({ length: 4 }, (_, c) => Math.sin(seed + 3 * i + c)));
+for (const size of sizes) {
+  test(`${size.name}: a loaded lab's word labels, every one that fits and always the last`, async () => {
+    const browser = await launchBrowser(size);
+    try {
+      const { page, errors } = await openLab(browser.context, server.url, '');
+      const loaded = await page.evaluate(({ q, k, v, tokens }) => window.attentionLab.load({ q, k, v }, { tokens }),
+                                         { q: matrix(1), k: matrix(2), v: matrix(3), tokens: WORDS });
+      assert.equal(loaded.error, undefined);
+      await page.evaluate(() => window.attentionLab.setState({ step: 'scores' }));
+      const scores = await until(page, () => window.attentionLab.layout().find((i) => i.kind === 'heatmap' && i.colLabels.includes('fox')));
+      const at = scores.colLabels.map((w) => WORDS.indexOf(w));
+      assert.ok(at.every((i) => i >= 0), `${scores.colLabels} are the words`);
+      assert.equal(at.at(-1), 5, 'the last word is shown');
+      console.log(`${size.name}: ${scores.label} shows ${scores.colLabels.join(' ')} (${scores.w.toFixed(0)} px wide)`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  });
+}
+
 test('phone: the view menu shows all its choices', async () => {
   const browser = await launchBrowser(sizes[0]);
   try {
