@@ -29,6 +29,11 @@ std::vector<AxisLabel> axis_labels(const AxisSpan& span, const std::function<flo
   place(span.keep);
   place(span.end - 1);
   for (int i = span.first; i < span.end; i += every) place(i);
+  // Then every other label that still has room (labels of unequal widths, like words: the
+  // stride is the widest's, and shorter ones fit between).
+  if (every > 1 && span.end - span.first <= kFilledLabels)
+    for (int i = span.first; i < span.end; ++i)
+      if (std::none_of(shown.begin(), shown.end(), [i](const AxisLabel& l) { return l.index == i; })) place(i);
   std::sort(shown.begin(), shown.end(), [](const AxisLabel& a, const AxisLabel& b) { return a.index < b.index; });
   return shown;
 }

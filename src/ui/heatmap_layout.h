@@ -36,7 +36,8 @@ int label_stride(float label, float cell);
 // Which labels an axis shows and where (rows or columns alike, along the axis). Every one when
 // each fits its cell; otherwise every k-th from the first in view (label_stride of the widest
 // label), and always the last in view and `keep` (the selected row): a stride label that would
-// touch one of those makes way. Each label is centred on its cell, moved inside [lo, hi] (the
+// touch one of those makes way; then, on an axis of at most kFilledLabels cells, any other
+// label that has room (a short word between long ones). Each label is centred on its cell, moved inside [lo, hi] (the
 // room it may take: a long last label is not cut at the plot's edge), and no two shown labels
 // come closer than `gap`.
 struct AxisSpan {
@@ -51,6 +52,7 @@ struct AxisLabel {
   int index = 0;
   float at = 0;  // where the label begins along the axis, from the plot's edge
 };
+inline constexpr int kFilledLabels = 256;  // the fill's bound: a frame's cost stays small
 // `extent(i)`: label i's length along the axis (its width for a column, the line for a row).
 std::vector<AxisLabel> axis_labels(const AxisSpan& span, const std::function<float(int)>& extent, float widest);
 

@@ -57,11 +57,10 @@ for (const size of sizes) {
           const lastCol = m.colLabels.at(-1), lastRow = m.rowLabels.at(-1);
           assert.match(lastCol, new RegExp(`^(k${n - 1}|d${trace.output[0].length - 1})$`), `${m.label}: last column label`);
           assert.equal(lastRow, `q${n - 1}`, `${m.label}: last row label`);
-          // A stride: the labels are evenly spaced but for the last.
-          const index = (l) => Number(l.slice(1));
-          const cols = m.colLabels.map(index);
-          const stride = cols[1] - cols[0];
-          for (let i = 1; i < cols.length - 1; i++) assert.equal(cols[i] - cols[i - 1], stride, `${m.label}: stride`);
+          // In order from the first: a stride (and any shorter label with room), never a repeat.
+          const cols = m.colLabels.map((l) => Number(l.slice(1)));
+          assert.equal(cols[0], 0, `${m.label}: the first column's label`);
+          for (let i = 1; i < cols.length; i++) assert.ok(cols[i] > cols[i - 1], `${m.label}: ${m.colLabels}`);
         }
         assert.deepEqual(errors, []);
       } finally {
@@ -87,6 +86,8 @@ for (const size of sizes) {
       const at = scores.colLabels.map((w) => WORDS.indexOf(w));
       assert.ok(at.every((i) => i >= 0), `${scores.colLabels} are the words`);
       assert.equal(at.at(-1), 5, 'the last word is shown');
+      for (let i = 1; i < at.length; i++) assert.ok(at[i] > at[i - 1], `${scores.colLabels} in order`);
+      assert.ok(at.length > 3, `more than the three words of issue 30 (${scores.colLabels})`);
       console.log(`${size.name}: ${scores.label} shows ${scores.colLabels.join(' ')} (${scores.w.toFixed(0)} px wide)`);
       assert.deepEqual(errors, []);
     } finally {

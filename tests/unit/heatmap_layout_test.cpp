@@ -191,3 +191,23 @@ TEST(HeatmapLayout, ZoomedLabelsFollowTheCellsInView) {
   EXPECT_FLOAT_EQ(shown.front().at, 0);  // centred at 10 would start at -2: moved into the room
   EXPECT_FLOAT_EQ(shown[1].at, -10 + 40 + 8);
 }
+
+TEST(HeatmapLayout, WordsOfUnequalWidthShowEveryOneThatHasRoom) {
+  // Issue 30: six words in 32 px cells showed "I", "a", "fox". The widest ("quick", "brown":
+  // 40 px and the gap) sets a stride of 2; the shorter ones fit between: all but "brown",
+  // which would touch "quick" and "fox".
+  const std::vector<std::string> words{"I", "saw", "a", "quick", "brown", "fox"};
+  const ui::TextMetrics text = mono();
+  ui::AxisSpan span;
+  span.end = 6;
+  span.cell = 32;
+  span.hi = 6 * 32;
+  span.gap = 6;
+  const auto width = [&](int c) { return text.width(words[c]); };
+  const auto shown = ui::axis_labels(span, width, ui::widest_label([&](int c) { return words[c]; }, 0, 5, text));
+  std::vector<int> indices;
+  for (const auto& l : shown) indices.push_back(l.index);
+  EXPECT_EQ(indices, (std::vector<int>{0, 1, 2, 3, 5}));
+  for (std::size_t i = 1; i < shown.size(); ++i)
+    EXPECT_GE(shown[i].at, shown[i - 1].at + width(shown[i - 1].index) + 6);  // none touch
+}
