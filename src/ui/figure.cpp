@@ -192,10 +192,11 @@ void draw_figure(const Figure& figure, std::vector<unsigned char>& rgba, int& wi
   // Values when every number fits its cell (the screen's rule): at most a few thousand strings,
   // since a legible cell is several characters wide.
   const int max_chars = value_chars({cw, ch}, metrics);
-  if (max_chars >= kLeastValueChars)
-    for (int r = 0; r < rows; ++r)
+  std::vector<std::string> values;
+  if (max_chars >= kLeastValueChars && nums_fit(m, 0, rows, 0, cols, max_chars, values))
+    for (int r = 0, i = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c) {
-        const std::string value = num_fit(m(r, c), max_chars);
+        const std::string& value = values[std::size_t(i++)];
         const ImVec2 size = small->CalcTextSizeA(small->FontSize, FLT_MAX, 0, value.c_str());
         list.AddText(small, small->FontSize,
                      ImVec2(std::round(plot_x + c * cw + (cw - size.x) / 2), std::round(plot_y + r * ch + (ch - size.y) / 2)),

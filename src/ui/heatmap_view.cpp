@@ -246,11 +246,14 @@ bool HeatmapView::draw_cells(const Placed& at, const HeatmapSpec& spec, const Te
   draw->PushClipRect(at.origin, at.plot_end(), true);
   ImGui::PushFont(fonts().small);
   const int max_chars = value_chars(at.layout.cell, text);
-  const bool values = max_chars >= kLeastValueChars && !spec.dimmed;
+  static std::vector<std::string> shown;  // storage kept from frame to frame
+  const bool values = max_chars >= kLeastValueChars && !spec.dimmed &&
+                      nums_fit(m, at.r0, at.r1, at.c0, at.c1, max_chars, shown);
   if (values) {
+    std::size_t i = 0;
     for (int r = at.r0; r < at.r1; ++r)
       for (int c = at.c0; c < at.c1; ++c) {
-        const std::string value = num_fit(m(r, c), max_chars);
+        const std::string& value = shown[i++];
         const ImVec2 t = ImGui::CalcTextSize(value.c_str());
         const ImVec2 p = at.cell_pos(view_, r, c);
         draw->AddText(ImVec2(p.x + (cw - t.x) * 0.5f, p.y + (ch - t.y) * 0.5f), cell_text_colour(spec, m(r, c)),

@@ -62,7 +62,6 @@ const stable = async (page, read) => {
     const before = await maps();
     await swipeBy(10, hold);
     await stable(page, contentY);
-    if (process.env.DEBUG) console.log(before, await maps());
     console.log(`phone: 100 px swipe (625 px/s) held ${hold * 1000} ms before the lift moved the content ${moved(before, await maps()).toFixed(0)} px`);
     // Back to the top: slow swipes down.
     for (let i = 0; i < 4; i++) await swipeBy(-40, 0.2);
