@@ -44,14 +44,21 @@ PAGE_API void lab_set_state_json(const char* json, int message) {
   apply_fragment(*g_app, d.fragment, false, d.notes);
 }
 // The interactive items of the last frame (layout()): [{label, kind, x, y, w, h}] in CSS pixels
+// (a heatmap's with valuePx, rowLabels and colLabels: docs/embed.md)
 // from the canvas's top left corner (the page adds the canvas's place).
 PAGE_API const char* lab_layout() {
   static std::string text;
   const float dpr = float(emscripten_get_device_pixel_ratio());
   nlohmann::json items = nlohmann::json::array();
-  for (const ui::input::Item& i : ui::input::last_frame_items())
+  for (const ui::input::Item& i : ui::input::last_frame_items()) {
     items.push_back({{"label", i.label}, {"kind", ui::input::item_kind_name(i.kind)}, {"x", i.min.x / dpr},
                      {"y", i.min.y / dpr}, {"w", (i.max.x - i.min.x) / dpr}, {"h", (i.max.y - i.min.y) / dpr}});
+    if (i.kind == ui::input::ItemKind::heatmap) {
+      items.back()["valuePx"] = i.value_em / dpr;
+      items.back()["rowLabels"] = i.row_labels;
+      items.back()["colLabels"] = i.col_labels;
+    }
+  }
   text = items.dump();
   return text.c_str();
 }

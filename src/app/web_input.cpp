@@ -42,6 +42,7 @@ struct MouseState {
   // counts by its frames' clock, so on a busy page it misses double-clicks.
   int clicks = 0;
   bool touch = false;  // a finger's (its place leads the mouse until the real mouse moves)
+  bool lift = false;   // the mouse leaving as the last finger lifts (Target::lift)
 };
 
 struct State {
@@ -77,12 +78,25 @@ class Target final : public ui::input::TouchTarget {
   }
   void pointer(Point p, bool down) override { press(to_point(on_canvas(p)), down); }
   void tap(Point p, bool twice) override;
+  // A state of its own after the release (not merged into it: the release must happen where
+  // the finger was, for ImGui to click what it pressed).
+  void lift() override {
+    g.queue.push_back({kNowhere, false, 0, true, true});
+    wake();
+  }
 
  private:
   static Point to_point(ImVec2 v) { return {v.x, v.y}; }
+  // A finger down again before the mouse left for the last lift: it does not leave. ImGui counts
+  // a double-click on a control that grabs (a matrix cell) by its frames' clock, and a frame
+  // away between the two taps would make a busy page miss it.
+  static void next_touch() {
+    if (!g.queue.empty() && g.queue.back().lift) g.queue.pop_back();
+  }
   // The mouse ImGui sees, at `p` on the canvas. Moves while the button stays as it was replace
   // the last queued one: a drag is drawn at the frame rate, not once per touch event.
   void press(Point p, bool down) {
+    next_touch();
     if (!g.queue.empty() && g.queue.back().touch && g.queue.back().down == down && g.queue.back().clicks == 0) g.queue.back().p = p;
     else g.queue.push_back({p, down, 0, true});
     wake();
@@ -144,6 +158,7 @@ EM_JS(void, close_keyboard, (), {
 bool numeric(const ui::input::Item* item) { return !item || item->kind != ui::input::ItemKind::text; }
 
 void Target::tap(Point screen, bool twice) {
+  next_touch();
   const Point p = to_point(on_canvas(screen));
   g.queue.push_back({p, false, 0, true});  // a frame of hover first: ImGui presses what it hovers
   g.queue.push_back({p, true, twice ? 2 : 1, true});

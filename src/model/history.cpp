@@ -11,7 +11,7 @@ State without_navigation(State s) {
   s.step = Step::scores;
   s.query = s.batch = s.row = 0;
   const State plain;
-  s.view = plain.view, s.mode = plain.mode, s.theme = plain.theme, s.density = plain.density;
+  s.view = plain.view, s.mode = plain.mode, s.theme = plain.theme, s.density = plain.density, s.lang = plain.lang;
   s.play = s.run = false;
   return s;
 }
@@ -64,6 +64,7 @@ std::optional<State> History::step(std::deque<State>& from, std::deque<State>& t
   bytes_ += bytes(current);
   out.theme = current.theme;
   out.density = current.density;
+  out.lang = current.lang;
   trim();
   return out;
 }

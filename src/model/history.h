@@ -3,9 +3,10 @@
 //
 // An edit is a change to what is computed or shown as a result (shape, seed, typed values,
 // scale, mask, an experiment's settings, the example chosen). Moving around is not: the step,
-// the selected query and sequence, the view, the mode, the theme and layout, playing and
-// measuring. Undo goes back to the state before the last edit, where the person was when
-// making it, keeping only the current theme and layout (preferences, not edits).
+// the selected query and sequence, the view, the mode, the theme, the language and layout,
+// playing and measuring. Undo goes back to the state before the last edit, where the person
+// was when making it, keeping the current theme, language and layout (preferences, not
+// edits: Undo after choosing Español does not bring English back).
 //
 // Loaded data (a notebook's, a file's, the page API's load()) is the ground the history starts
 // from: Undo takes back the edits made on it, never the load itself (restart()).

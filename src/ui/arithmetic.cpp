@@ -19,12 +19,12 @@ namespace {
 // Long rows are cut: the panel is for reading, the heatmap shows the rest.
 constexpr int kMaxKeys = 12;
 
-void line(const std::string& text) { ImGui::TextWrapped("%s", text.c_str()); }
+void line(const std::string& text) { text_wrapped(text); }
 
 void muted(const std::string& text) {
   ImGui::PushFont(fonts().body);
   ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
-  ImGui::TextWrapped("%s", text.c_str());
+  text_wrapped(text);
   ImGui::PopStyleColor();
   ImGui::PopFont();
 }

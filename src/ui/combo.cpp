@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 
 #include "input/item_layout.h"
 
@@ -10,9 +11,16 @@ namespace ui {
 
 bool begin_combo(const char* id, const char* shown) {
   input::next_item(input::ItemKind::combo, shown);
+  // The choices are a frame tall each (below), taller than the text lines ImGui sizes its
+  // popup by (8 of them: a phone showed 5½ of the 10 views): room for kShownChoices, within
+  // the screen; a shorter list's popup still fits its choices.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  constexpr int kShownChoices = 12;
+  const float most = std::min(kShownChoices * ImGui::GetFrameHeight() + 2 * style.WindowPadding.y,
+                              0.9f * ImGui::GetIO().DisplaySize.y);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(FLT_MAX, most));
   if (!ImGui::BeginCombo(id, shown)) return false;
   // A selectable's height is its text's plus the spacing between items: make it a frame's.
-  const ImGuiStyle& style = ImGui::GetStyle();
   const float spacing = std::max(style.ItemSpacing.y, ImGui::GetFrameHeight() - ImGui::GetTextLineHeight());
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(style.ItemSpacing.x, spacing));
   return true;

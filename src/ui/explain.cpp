@@ -44,6 +44,15 @@ std::string num_fit(float x, int max_chars) {
   return chars(shown) <= max_chars ? shown : "";
 }
 
+bool nums_fit(const attn::Matrix& m, int r0, int r1, int c0, int c1, int max_chars, std::vector<std::string>& out) {
+  out.resize(std::size_t(std::max(0, r1 - r0) * std::max(0, c1 - c0)));
+  std::size_t i = 0;
+  for (int r = r0; r < r1; ++r)
+    for (int c = c0; c < c1; ++c)
+      if ((out[i++] = num_fit(m(r, c), max_chars)).empty()) return false;
+  return true;
+}
+
 std::string dot_terms(const lab::Lab& lab, int i, int j) {
   const int dk = lab.state().dk;
   const int shown = dk <= 6 ? dk : 3;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "i18n.h"
 #include "lab.h"
@@ -23,6 +24,9 @@ std::string num(float x);
 // The same number in at most `max_chars` characters, with fewer decimals if needed ("" if it
 // cannot fit): for values inside small heatmap cells.
 std::string num_fit(float x, int max_chars);
+// Every value of m's block [r0, r1) × [c0, c1) by num_fit, row after row, into `out`; false
+// when one cannot fit: a heatmap then writes none, never some cells and not others.
+bool nums_fit(const attn::Matrix& m, int r0, int r1, int c0, int c1, int max_chars, std::vector<std::string>& out);
 // Characters of a UTF-8 text (not bytes): for columns aligned with spaces in a monospaced font.
 int chars(const std::string& utf8);
 

@@ -116,12 +116,16 @@ void draw_figure(const Figure& figure, std::vector<unsigned char>& rgba, int& wi
   if (ch >= 2) ch = std::floor(ch);
   const float plot_w = std::max(1.0f, std::round(cw * cols)), plot_h = std::max(1.0f, std::round(ch * rows));
 
-  // Labels: every one when they fit, otherwise every k-th; only the drawn ones are measured.
-  const int row_every = label_stride(line, ch);
+  // Labels by the screen's rule (axis_labels: a stride, the last kept); only the drawn ones
+  // are measured.
+  AxisSpan row_span;
+  row_span.end = rows;
+  row_span.cell = ch;
+  row_span.hi = plot_h;
+  const std::vector<AxisLabel> row_labels = axis_labels(row_span, [line](int) { return line; }, line);
   float label_w = 0;
-  for (int r = 0; r < rows; r += row_every) label_w = std::max(label_w, text_width(body, spec.row_label(r)));
+  for (const AxisLabel& r : row_labels) label_w = std::max(label_w, text_width(body, spec.row_label(r.index)));
   const float widest = widest_label(spec.col_label, 0, cols - 1, metrics);
-  const int col_every = label_stride(widest + gap, cw);
 
   // The legend: "lo [colour bar] hi", and the masked pattern when the matrix has any.
   const bool any_masked = std::any_of(m.data(), m.data() + m.size(), [](float x) { return std::isinf(x); });
@@ -168,24 +172,31 @@ void draw_figure(const Figure& figure, std::vector<unsigned char>& rgba, int& wi
   list.AddRectFilled(ImVec2(0, 0), ImVec2(float(width), float(height)), ImGui::GetColorU32(ImVec4(bg[0], bg[1], bg[2], 1)));
   list.AddText(heading, heading->FontSize, ImVec2(margin, margin), text, figure.title.c_str());
   list.AddText(body, line, ImVec2(margin, axes_y), muted, figure.axes.c_str());
-  for (int c = 0; c < cols; c += col_every) {
-    const std::string label = spec.col_label(c);
-    list.AddText(body, line, ImVec2(std::round(plot_x + (c + 0.5f) * cw - text_width(body, label) / 2), cols_y), muted,
+  // Columns may reach from the content's left edge to half the widest label past the plot
+  // (the width above makes room for it).
+  AxisSpan col_span;
+  col_span.end = cols;
+  col_span.cell = cw;
+  col_span.lo = margin - plot_x;
+  col_span.hi = plot_w + widest / 2;
+  col_span.gap = gap;
+  const auto col_width = [&](int c) { return text_width(body, spec.col_label(c)); };
+  for (const AxisLabel& c : axis_labels(col_span, col_width, widest))
+    list.AddText(body, line, ImVec2(std::round(plot_x + c.at), cols_y), muted, spec.col_label(c.index).c_str());
+  for (const AxisLabel& r : row_labels) {
+    const std::string label = spec.row_label(r.index);
+    list.AddText(body, line, ImVec2(std::round(plot_x - gap - text_width(body, label)), std::round(plot_y + r.at)), muted,
                  label.c_str());
-  }
-  for (int r = 0; r < rows; r += row_every) {
-    const std::string label = spec.row_label(r);
-    const float y = plot_y + r * ch + std::max(0.0f, (ch - line) / 2);
-    list.AddText(body, line, ImVec2(std::round(plot_x - gap - text_width(body, label)), std::round(y)), muted, label.c_str());
   }
   list.AddImage(gl_texture(map_image), ImVec2(plot_x, plot_y), ImVec2(plot_x + plot_w, plot_y + plot_h));
   // Values when every number fits its cell (the screen's rule): at most a few thousand strings,
   // since a legible cell is several characters wide.
   const int max_chars = value_chars({cw, ch}, metrics);
-  if (max_chars >= kLeastValueChars)
-    for (int r = 0; r < rows; ++r)
+  std::vector<std::string> values;
+  if (max_chars >= kLeastValueChars && nums_fit(m, 0, rows, 0, cols, max_chars, values))
+    for (int r = 0, i = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c) {
-        const std::string value = num_fit(m(r, c), max_chars);
+        const std::string& value = values[std::size_t(i++)];
         const ImVec2 size = small->CalcTextSizeA(small->FontSize, FLT_MAX, 0, value.c_str());
         list.AddText(small, small->FontSize,
                      ImVec2(std::round(plot_x + c * cw + (cw - size.x) / 2), std::round(plot_y + r * ch + (ch - size.y) / 2)),

@@ -13,6 +13,31 @@ Extent cell_extent(Extent room, Extent cells, float cap, float stretch_cap) {
 
 int label_stride(float label, float cell) { return std::max(1, int(std::ceil(label / cell))); }
 
+std::vector<AxisLabel> axis_labels(const AxisSpan& span, const std::function<float(int)>& extent, float widest) {
+  std::vector<AxisLabel> shown;
+  if (span.end <= span.first) return shown;
+  const int every = label_stride(widest + span.gap, span.cell);
+  auto place = [&](int i) {
+    if (i < span.first || i >= span.end) return;
+    const float e = extent(i);
+    const float centre = span.start + (float(i - span.first) + 0.5f) * span.cell;
+    const float at = std::max(span.lo, std::min(centre - e / 2, span.hi - e));
+    for (const AxisLabel& l : shown)
+      if (at < l.at + extent(l.index) + span.gap && l.at < at + e + span.gap) return;  // they would touch
+    shown.push_back({i, at});
+  };
+  place(span.keep);
+  place(span.end - 1);
+  for (int i = span.first; i < span.end; i += every) place(i);
+  // Then every other label that still has room (labels of unequal widths, like words: the
+  // stride is the widest's, and shorter ones fit between).
+  if (every > 1 && span.end - span.first <= kFilledLabels)
+    for (int i = span.first; i < span.end; ++i)
+      if (std::none_of(shown.begin(), shown.end(), [i](const AxisLabel& l) { return l.index == i; })) place(i);
+  std::sort(shown.begin(), shown.end(), [](const AxisLabel& a, const AxisLabel& b) { return a.index < b.index; });
+  return shown;
+}
+
 float widest_label(const std::function<std::string(int)>& label, int first, int last, const TextMetrics& text) {
   float widest = text.width(label(last));
   for (int c = first; c < std::min(last + 1, first + 64); ++c) widest = std::max(widest, text.width(label(c)));

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace ui {
 
@@ -31,6 +32,29 @@ Extent cell_extent(Extent room, Extent cells, float cap, float stretch_cap);
 // Every label when each fits its cell, otherwise every k-th: the k for labels of `label`
 // pixels (height of a row label, width of a column label with its gap) on `cell` pixels.
 int label_stride(float label, float cell);
+
+// Which labels an axis shows and where (rows or columns alike, along the axis). Every one when
+// each fits its cell; otherwise every k-th from the first in view (label_stride of the widest
+// label), and always the last in view and `keep` (the selected row): a stride label that would
+// touch one of those makes way; then, on an axis of at most kFilledLabels cells, any other
+// label that has room (a short word between long ones). Each label is centred on its cell, moved inside [lo, hi] (the
+// room it may take: a long last label is not cut at the plot's edge), and no two shown labels
+// come closer than `gap`.
+struct AxisSpan {
+  int first = 0, end = 0;  // the cells in view: [first, end)
+  float start = 0;         // where cell `first` begins, from the plot's edge (below 0 when zoomed mid-cell)
+  float cell = 1;          // a cell's extent along the axis
+  float lo = 0, hi = 0;    // the room for labels, from the plot's edge
+  float gap = 0;
+  int keep = -1;
+};
+struct AxisLabel {
+  int index = 0;
+  float at = 0;  // where the label begins along the axis, from the plot's edge
+};
+inline constexpr int kFilledLabels = 256;  // the fill's bound: a frame's cost stays small
+// `extent(i)`: label i's length along the axis (its width for a column, the line for a row).
+std::vector<AxisLabel> axis_labels(const AxisSpan& span, const std::function<float(int)>& extent, float widest);
 
 // The widest column label of those from `first` on, measured on a bounded sample (the first
 // 64 and the last one, the longest index), so a frame's cost does not grow with the columns.

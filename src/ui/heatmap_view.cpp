@@ -149,7 +149,8 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
   at.c0 = int(view_.x0);
   at.c1 = std::min(cols, int(std::ceil(view_.x1)));
   draw_labels(at, spec, text);
-  draw_cells(at, spec, text, hit);
+  const bool values = draw_cells(at, spec, text, hit);
+  input::describe_heatmap(ImGui::GetID("plot"), values ? fonts().small_em : 0, row_labels_, col_labels_);
   draw_legend(at, spec, in, text);
   ImGui::SetCursorScreenPos(at.top_left);
   ImGui::Dummy(ImVec2(at.layout.size.w, at.layout.size.h));
@@ -191,39 +192,53 @@ void HeatmapView::pan_and_zoom(const Placed& at, const HeatmapSpec& spec, bool z
   view_ = {view_.x0 + sx, view_.y0 + sy, view_.x1 + sx, view_.y1 + sy};
 }
 
-// Axis labels: every one when they fit, otherwise every k-th. The selected row's label always
-// shows (the others make room for it), so the outlined row can be found by name in a large
-// matrix.
-void HeatmapView::draw_labels(const Placed& at, const HeatmapSpec& spec, const TextMetrics& text) const {
+// Axis labels (axis_labels: a stride when they do not all fit, the last in view always). The
+// selected row's label always shows, in the highlight colour, so the outlined row can be found
+// by name in a large matrix. Clipped to the widget, not the plot: a label wider than its cell
+// at an edge reaches past the plot rather than being cut ("k15", not "k1").
+void HeatmapView::draw_labels(const Placed& at, const HeatmapSpec& spec, const TextMetrics& text) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 muted = ImGui::GetColorU32(palette().muted_text);
-  const float cw = at.layout.cell.w, ch = at.layout.cell.h, line = text.line, u = text.unit;
-  draw->PushClipRect(at.top_left, at.plot_end(), true);
-  const int row_every = label_stride(line, ch);
-  const int chosen = spec.highlight_row;
-  auto row_text = [&](int r, ImU32 colour) {
-    const std::string label = spec.row_label(r);
-    const ImVec2 p = at.cell_pos(view_, r, at.c0);
-    const float w = ImGui::CalcTextSize(label.c_str()).x;
-    draw->AddText(ImVec2(at.origin.x - w - 6 * u, p.y + (std::min(ch, line * 4) - line) * 0.5f), colour, label.c_str());
-  };
-  for (int r = at.r0; r < at.r1; r += row_every)
-    if (std::abs(r - chosen) >= row_every) row_text(r, muted);
-  if (chosen >= at.r0 && chosen < at.r1) row_text(chosen, ImGui::GetColorU32(palette().highlight));
-  const float widest = widest_label(spec.col_label, at.c0, at.c1 - 1, text);
-  const int col_every = label_stride(widest + 6 * u, cw);
-  for (int c = at.c0; c < at.c1; c += col_every) {
-    const std::string label = spec.col_label(c);
-    const float w = ImGui::CalcTextSize(label.c_str()).x;
-    const ImVec2 p = at.cell_pos(view_, at.r0, c);
-    draw->AddText(ImVec2(p.x + (cw - w) * 0.5f, at.top_left.y), muted, label.c_str());
+  const HeatmapLayout& l = at.layout;
+  const float line = text.line, u = text.unit;
+  draw->PushClipRect(at.top_left, ImVec2(at.top_left.x + l.size.w, at.top_left.y + l.size.h), true);
+  AxisSpan rows;
+  rows.first = at.r0;
+  rows.end = at.r1;
+  rows.start = (float(at.r0) - view_.y0) * l.cell.h;
+  rows.cell = l.cell.h;
+  rows.lo = 0;
+  rows.hi = l.plot.h;
+  rows.keep = spec.highlight_row;
+  row_labels_.clear();
+  for (const AxisLabel& a : axis_labels(rows, [line](int) { return line; }, line)) {
+    const std::string label = spec.row_label(a.index);
+    const float w = text.width(label);
+    const ImU32 colour = a.index == spec.highlight_row ? ImGui::GetColorU32(palette().highlight) : muted;
+    draw->AddText(ImVec2(at.origin.x - w - 6 * u, at.origin.y + a.at), colour, label.c_str());
+    row_labels_.push_back(label);
+  }
+  AxisSpan cols;
+  cols.first = at.c0;
+  cols.end = at.c1;
+  cols.start = (float(at.c0) - view_.x0) * l.cell.w;
+  cols.cell = l.cell.w;
+  cols.lo = -l.label_w;
+  cols.hi = l.size.w - l.label_w;
+  cols.gap = 6 * u;
+  col_labels_.clear();
+  const auto width = [&](int c) { return text.width(spec.col_label(c)); };
+  for (const AxisLabel& a : axis_labels(cols, width, widest_label(spec.col_label, at.c0, at.c1 - 1, text))) {
+    const std::string label = spec.col_label(a.index);
+    draw->AddText(ImVec2(at.origin.x + a.at, at.top_left.y), muted, label.c_str());
+    col_labels_.push_back(label);
   }
   draw->PopClipRect();
 }
 
 // Values in the cells when every number fits, the selected query row outlined, the hovered
 // cell and the keyboard's.
-void HeatmapView::draw_cells(const Placed& at, const HeatmapSpec& spec, const TextMetrics& text,
+bool HeatmapView::draw_cells(const Placed& at, const HeatmapSpec& spec, const TextMetrics& text,
                              const HeatmapHit& hit) const {
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const attn::Matrix& m = *spec.values;
@@ -231,10 +246,14 @@ void HeatmapView::draw_cells(const Placed& at, const HeatmapSpec& spec, const Te
   draw->PushClipRect(at.origin, at.plot_end(), true);
   ImGui::PushFont(fonts().small);
   const int max_chars = value_chars(at.layout.cell, text);
-  if (max_chars >= kLeastValueChars && !spec.dimmed) {
+  static std::vector<std::string> shown;  // storage kept from frame to frame
+  const bool values = max_chars >= kLeastValueChars && !spec.dimmed &&
+                      nums_fit(m, at.r0, at.r1, at.c0, at.c1, max_chars, shown);
+  if (values) {
+    std::size_t i = 0;
     for (int r = at.r0; r < at.r1; ++r)
       for (int c = at.c0; c < at.c1; ++c) {
-        const std::string value = num_fit(m(r, c), max_chars);
+        const std::string& value = shown[i++];
         const ImVec2 t = ImGui::CalcTextSize(value.c_str());
         const ImVec2 p = at.cell_pos(view_, r, c);
         draw->AddText(ImVec2(p.x + (cw - t.x) * 0.5f, p.y + (ch - t.y) * 0.5f), cell_text_colour(spec, m(r, c)),
@@ -258,6 +277,7 @@ void HeatmapView::draw_cells(const Placed& at, const HeatmapSpec& spec, const Te
     const ImVec2 a = at.cell_pos(view_, spec.focus_row, spec.focus_col);
     focus_ring(a, ImVec2(a.x + cw, a.y + ch));
   }
+  return values;
 }
 
 // The legend: the colormap from lo to hi, and the masked pattern when the matrix has any.

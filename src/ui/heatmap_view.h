@@ -50,8 +50,9 @@ class HeatmapView {
   static TextMetrics text_metrics();
   void measure(const HeatmapSpec& spec);
   void pan_and_zoom(const Placed& at, const HeatmapSpec& spec, bool zoomable, bool hovered);
-  void draw_labels(const Placed& at, const HeatmapSpec& spec, const TextMetrics& text) const;
-  void draw_cells(const Placed& at, const HeatmapSpec& spec, const TextMetrics& text, const HeatmapHit& hit) const;
+  void draw_labels(const Placed& at, const HeatmapSpec& spec, const TextMetrics& text);
+  // True when it wrote the cells' values.
+  bool draw_cells(const Placed& at, const HeatmapSpec& spec, const TextMetrics& text, const HeatmapHit& hit) const;
   void draw_legend(const Placed& at, const HeatmapSpec& spec, const HeatmapLayoutInput& in, const TextMetrics& text);
 
   HeatmapSpec shown_;
@@ -63,6 +64,8 @@ class HeatmapView {
   float bound_ = 1;                        // the diverging range's half-width
   bool any_masked_ = false;                // whether any value is −∞ (the legend's hatch)
   std::uint64_t measured_version_ = ~0ull;  // the values' version they were measured on
+  // The labels this frame shows (for layout(): input/item_layout.h), storage kept across frames.
+  std::vector<std::string> row_labels_, col_labels_;
 };
 
 // A painted image's GL texture name as Dear ImGui's texture id (its OpenGL 3 backend's).

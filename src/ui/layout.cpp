@@ -3,12 +3,14 @@
 // notebook's output), whose height (ui.content_height) the host may size its frame to. Panels
 // never overlap.
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 
 #include "i18n.h"
 #include "theme.h"
 #include "ui.h"
+#include "wrap.h"
 
 namespace ui {
 
@@ -32,6 +34,17 @@ bool side_by_side_fits(const lab::Lab& lab, float width, float height) {
 
 const char* device_hint(const Memory& ui, const char* pointer, const char* touch) {
   return tr(ui.touch_screen ? touch : pointer);
+}
+
+void text_wrapped(std::string_view text) {
+  // The width TextWrapped wraps at: to the pushed wrap position, or (none pushed: -1) the
+  // content region's edge (0).
+  const float pushed = ImGui::GetCurrentWindow()->DC.TextWrapPos;
+  const float width = ImGui::CalcWrapWidthForPos(ImGui::GetCursorScreenPos(), pushed < 0 ? 0.0f : pushed);
+  const std::string lines = text::wrap_at_spaces(text, width, [](std::string_view s) {
+    return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x;
+  });
+  ImGui::TextUnformatted(lines.data(), lines.data() + lines.size());
 }
 
 lab::State draw(const lab::Lab& lab, Memory& ui) {

@@ -33,7 +33,7 @@ void practice(const lab::Lab& lab, lab::State&, Memory& ui) {
   ImGui::TextColored(palette().muted_text, tr("%d right of %d asked"), session.right(),
                      session.asked() - (session.answered() ? 0 : 1));
   const practice::Question& q = session.current();
-  ImGui::TextWrapped("%s", q.text.c_str());
+  text_wrapped(q.text);
   ImGui::Spacing();
   if (!session.answered()) {
     if (!q.choices.empty()) {
@@ -64,7 +64,7 @@ void practice(const lab::Lab& lab, lab::State&, Memory& ui) {
                      session.last_correct() ? tr("Right.") : tr("Not quite."));
   ImGui::SameLine();
   ImGui::Text(tr("The answer: %s"), q.expected_text.c_str());
-  ImGui::TextWrapped("%s", q.explanation.c_str());
+  text_wrapped(q.explanation);
   if (ImGui::Button(tr("Next question"))) {
     ui.practice_next_requested = true;
     ui.practice_input[0] = 0;

@@ -101,7 +101,7 @@ constexpr float kXWeight = 1.15f;
 
 void note(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
-  ImGui::TextWrapped("%s", text.c_str());
+  text_wrapped(text);
   ImGui::PopStyleColor();
 }
 

@@ -132,8 +132,11 @@ void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height) {
   const int first = int(lab::Step::scores), cards = lab::kStepCount - first + (heads ? 1 : 0);
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float card_w = (avail - gap * (per_row - 1)) / per_row;
-  // In a scrolling column (a narrow embed, height 0) each card is as tall as its matrix needs.
-  const float card_h = height > 0 ? std::max((height - gap * (rows - 1)) / rows, 150 * scale) : stage_card_height(lab, card_w);
+  // Each card is as tall as its matrix needs at the card's width, so the heatmap uses that
+  // width (in a window's fixed height the cards share it, and the column scrolls when they
+  // need more: a laptop's 3 × 3 heatmaps were 127 px wide in 280 px cards).
+  const float needed = stage_card_height(lab, card_w);
+  const float card_h = height > 0 ? std::max((height - gap * (rows - 1)) / rows, needed) : needed;
   for (int i = first; i < lab::kStepCount; ++i) {
     if ((i - first) % per_row) ImGui::SameLine(0, gap);
     stage_card(lab, next, ui, lab::Step(i), ImVec2(card_w, card_h));

@@ -1,6 +1,8 @@
 #include "theme.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
 #include "fonts.h"
 #include "glyph_ranges.h"  // Latin-1 and the characters the messages use (cmake/glyphs.py)
@@ -9,6 +11,22 @@ namespace ui {
 namespace {
 Palette g_palette;
 Fonts g_fonts;
+
+// A TrueType font's em per unit of Dear ImGui's size (stb_truetype's ScaleForPixelHeight: the
+// hhea table's ascender minus descender), from its 'head' and 'hhea' tables.
+float em_per_size(const unsigned char* ttf) {
+  auto u16 = [](const unsigned char* p) { return unsigned(p[0]) << 8 | p[1]; };
+  auto s16 = [&](const unsigned char* p) { return int(std::int16_t(u16(p))); };
+  const unsigned char *head = nullptr, *hhea = nullptr;
+  for (unsigned i = 0, n = u16(ttf + 4); i < n; ++i) {
+    const unsigned char* record = ttf + 12 + 16 * i;
+    const unsigned offset = unsigned(u16(record + 8)) << 16 | u16(record + 10);
+    if (!std::memcmp(record, "head", 4)) head = ttf + offset;
+    if (!std::memcmp(record, "hhea", 4)) hhea = ttf + offset;
+  }
+  if (!head || !hhea) return 1;
+  return float(u16(head + 18)) / float(s16(hhea + 4) - s16(hhea + 6));
+}
 
 ImVec4 rgb(int hex, float a = 1.0f) {
   return ImVec4(((hex >> 16) & 255) / 255.0f, ((hex >> 8) & 255) / 255.0f, (hex & 255) / 255.0f, a);
@@ -34,7 +52,9 @@ void load_fonts(float scale) {
   g_fonts.body = add(DejaVuSans_ttf, DejaVuSans_ttf_size, 16.0f);
   g_fonts.heading = add(DejaVuSans_Bold_ttf, DejaVuSans_Bold_ttf_size, 19.0f);
   g_fonts.mono = add(DejaVuSansMono_ttf, DejaVuSansMono_ttf_size, 15.0f);
-  g_fonts.small = add(DejaVuSansMono_ttf, DejaVuSansMono_ttf_size, 12.5f);
+  const float cell_size = kCellTextEm / em_per_size(DejaVuSansMono_ttf);
+  g_fonts.small = add(DejaVuSansMono_ttf, DejaVuSansMono_ttf_size, cell_size);
+  g_fonts.small_em = kCellTextEm * scale;
   io.Fonts->Build();
 }
 

@@ -10,7 +10,13 @@ struct Fonts {
   ImFont* heading = nullptr;
   ImFont* mono = nullptr;   // aligned numbers in the arithmetic panel
   ImFont* small = nullptr;  // values inside heatmap cells
+  // The cells' font's em, in pixels (CSS pixels × scale): what a browser calls its font size.
+  // Dear ImGui sizes a font by its line (ascent to descent), about 1.16 em for DejaVu.
+  float small_em = 0;
 };
+// The cells' values are written this large, in CSS pixels of em, or not at all (issue 29: a
+// number is read at 12 px or more; heatmap_layout.h's value_chars decides what fits).
+inline constexpr float kCellTextEm = 13;
 Fonts& fonts();
 
 // Loads the embedded DejaVu fonts at `scale` × their base size, with the glyphs the lesson

@@ -5,6 +5,7 @@
 #include <map>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "export.h"
@@ -94,6 +95,10 @@ lab::State draw(const lab::Lab& lab, Memory& ui);
 // A hint for the device in hand: what to do with a mouse and keys, or with a finger
 // (ui.touch_screen), both messages (translated here).
 const char* device_hint(const Memory& ui, const char* pointer, const char* touch);
+
+// As ImGui::TextWrapped("%s", text), but broken between words only: never inside a number
+// (text/wrap.h).
+void text_wrapped(std::string_view text);
 
 // [SECTION] panels (each in its own file)
 void header(const lab::Lab& lab, lab::State& next, Memory& ui);

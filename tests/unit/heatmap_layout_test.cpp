@@ -3,8 +3,10 @@
 // checked to fit their room without overlapping.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "heatmap_layout.h"
 
@@ -99,4 +101,113 @@ TEST(HeatmapLayout, TheMaskedPatternGoesBesideTheScaleOrOnALineOfItsOwn) {
   EXPECT_FLOAT_EQ(narrow.masked_x, 0);
   EXPECT_GE(narrow.masked_y, narrow.legend_y + text.line);
   EXPECT_GE(narrow.size.h, narrow.top + narrow.plot.h + 2 * text.line);  // room for both lines
+}
+
+namespace {
+
+// The column labels `axis_labels` shows for `n` columns named k0, k1, … of `cell` pixels, in a
+// room reaching `past` pixels beyond the plot on either side, with a 6 px gap.
+std::vector<ui::AxisLabel> key_labels(int n, float cell, float past, int keep = -1) {
+  const ui::TextMetrics text = mono();
+  ui::AxisSpan span;
+  span.end = n;
+  span.cell = cell;
+  span.lo = -past;
+  span.hi = n * cell + past;
+  span.gap = 6;
+  span.keep = keep;
+  const auto width = [&](int c) { return text.width("k" + std::to_string(c)); };
+  const auto label = [](int c) { return "k" + std::to_string(c); };
+  return ui::axis_labels(span, width, ui::widest_label(label, 0, n - 1, text));
+}
+
+// What any axis's labels must be: in order, inside the room, never touching, and the last kept.
+void expect_readable(const std::vector<ui::AxisLabel>& shown, int n, float cell, float past) {
+  ASSERT_FALSE(shown.empty());
+  EXPECT_EQ(shown.back().index, n - 1);  // the last label is never dropped
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    const float w = 8.0f * float(("k" + std::to_string(shown[i].index)).size());
+    EXPECT_GE(shown[i].at, -past);
+    EXPECT_LE(shown[i].at + w, n * cell + past);  // whole, never cut at the room's edge
+    if (i == 0) continue;
+    const float prev_w = 8.0f * float(("k" + std::to_string(shown[i - 1].index)).size());
+    EXPECT_LT(shown[i - 1].index, shown[i].index);
+    EXPECT_GE(shown[i].at, shown[i - 1].at + prev_w + 6);  // a gap between neighbours
+  }
+}
+
+}  // namespace
+
+TEST(HeatmapLayout, EveryLabelShowsWhenEachFitsItsCell) {
+  // "k0" … "k9": 16 px and a 6 px gap in 24 px cells.
+  const auto shown = key_labels(10, 24, 0);
+  ASSERT_EQ(shown.size(), 10u);
+  for (int c = 0; c < 10; ++c) {
+    EXPECT_EQ(shown[c].index, c);
+    EXPECT_FLOAT_EQ(shown[c].at, c * 24 + 4);  // centred: (24 - 16) / 2
+  }
+}
+
+TEST(HeatmapLayout, AStrideKeepsTheLastLabelWhole) {
+  // 16 keys in 20 px cells: "k15" is 24 px, with its gap 30: every 2nd, and k15 itself.
+  const auto shown = key_labels(16, 20, 0);
+  expect_readable(shown, 16, 20, 0);
+  std::vector<int> indices;
+  for (const auto& l : shown) indices.push_back(l.index);
+  EXPECT_EQ(indices, (std::vector<int>{0, 2, 4, 6, 8, 10, 12, 15}));  // k14 makes way for k15
+  // k15 centred on its cell would end 2 px past the plot: moved in, not cut to "k1".
+  EXPECT_FLOAT_EQ(shown.back().at, 16 * 20 - 24);
+  // 64 keys in 6 px cells: every 5th (30 px a label), the last one too.
+  expect_readable(key_labels(64, 6, 0), 64, 6, 0);
+  expect_readable(key_labels(64, 6, 40), 64, 6, 40);
+  EXPECT_EQ(key_labels(64, 6, 0).back().index, 63);
+}
+
+TEST(HeatmapLayout, TheSelectedLabelShowsWhateverTheStride) {
+  // Row 7 of 16 selected: shown, its neighbours in the stride make way.
+  const auto shown = key_labels(16, 20, 0, 7);
+  expect_readable(shown, 16, 20, 0);
+  EXPECT_TRUE(std::any_of(shown.begin(), shown.end(), [](const ui::AxisLabel& l) { return l.index == 7; }));
+  // Labels wider than the whole room would be: only the kept ones that fit (none touch).
+  const auto crowded = key_labels(3, 4, 0, 0);
+  ASSERT_EQ(crowded.size(), 1u);  // k0 wins its room; k2 would overlap it
+  EXPECT_EQ(crowded[0].index, 0);
+}
+
+TEST(HeatmapLayout, ZoomedLabelsFollowTheCellsInView) {
+  // Cells 40 to 49 in view, the view starting 10 px into cell 40: each label on its cell.
+  const ui::TextMetrics text = mono();
+  ui::AxisSpan span;
+  span.first = 40;
+  span.end = 50;
+  span.start = -10;
+  span.cell = 40;
+  span.hi = 400;
+  span.gap = 6;
+  const auto width = [&](int c) { return text.width("k" + std::to_string(c)); };
+  const auto shown = ui::axis_labels(span, width, 24);
+  ASSERT_EQ(shown.size(), 10u);
+  EXPECT_EQ(shown.front().index, 40);
+  EXPECT_FLOAT_EQ(shown.front().at, 0);  // centred at 10 would start at -2: moved into the room
+  EXPECT_FLOAT_EQ(shown[1].at, -10 + 40 + 8);
+}
+
+TEST(HeatmapLayout, WordsOfUnequalWidthShowEveryOneThatHasRoom) {
+  // Issue 30: six words in 32 px cells showed "I", "a", "fox". The widest ("quick", "brown":
+  // 40 px and the gap) sets a stride of 2; the shorter ones fit between: all but "brown",
+  // which would touch "quick" and "fox".
+  const std::vector<std::string> words{"I", "saw", "a", "quick", "brown", "fox"};
+  const ui::TextMetrics text = mono();
+  ui::AxisSpan span;
+  span.end = 6;
+  span.cell = 32;
+  span.hi = 6 * 32;
+  span.gap = 6;
+  const auto width = [&](int c) { return text.width(words[c]); };
+  const auto shown = ui::axis_labels(span, width, ui::widest_label([&](int c) { return words[c]; }, 0, 5, text));
+  std::vector<int> indices;
+  for (const auto& l : shown) indices.push_back(l.index);
+  EXPECT_EQ(indices, (std::vector<int>{0, 1, 2, 3, 5}));
+  for (std::size_t i = 1; i < shown.size(); ++i)
+    EXPECT_GE(shown[i].at, shown[i - 1].at + width(shown[i - 1].index) + 6);  // none touch
 }

@@ -84,6 +84,27 @@ TEST(History, AfterARestartUndoStopsAtTheStateThenShown) {
   EXPECT_EQ(*h.redo(loaded), edited);
 }
 
+TEST(History, TheLanguageIsAPreferenceNotAnEdit) {
+  lab::History h;
+  lab::State english;
+  english.lang = lab::Language::en;
+  lab::State spanish = english;
+  spanish.lang = lab::Language::es;
+  EXPECT_FALSE(lab::is_edit(english, spanish));
+  h.record(english, spanish, false);
+  EXPECT_FALSE(h.can_undo());  // choosing Español is nothing to undo
+  // An edit made in English, undone after switching to Spanish: the edit goes, Spanish stays.
+  lab::State edited = english;
+  edited.nq = 5;
+  h.record(english, edited, false);
+  lab::State now = edited;
+  now.lang = lab::Language::es;
+  const lab::State undone = *h.undo(now);
+  EXPECT_EQ(undone.nq, english.nq);
+  EXPECT_EQ(undone.lang, lab::Language::es);
+  EXPECT_EQ(h.redo(undone)->lang, lab::Language::es);
+}
+
 TEST(History, AGestureIsOneEntry) {
   lab::History h;
   lab::State s = with_seed(1);

@@ -45,6 +45,7 @@ struct Recorder : TouchTarget {
   float zoom_factor = 1;
   std::vector<std::pair<Point, bool>> pointers;
   std::vector<bool> taps;  // each tap: whether a double
+  int lifts = 0;
   bool grabs(Point) override { return grab; }
   Point scroll(Point, Point d) override {
     if (stuck) return {};
@@ -64,6 +65,7 @@ struct Recorder : TouchTarget {
     overscrolled.x += d.x;
     overscrolled.y += d.y;
   }
+  void lift() override { ++lifts; }
 };
 
 TEST(Touch, ASwipeUpScrollsDownByTheFingersTravelAndGlides) {
@@ -82,6 +84,55 @@ TEST(Touch, ASwipeUpScrollsDownByTheFingersTravelAndGlides) {
   EXPECT_GT(r.scrolled.y, 300);   // 625 px/s when lifted: momentum adds about 625 × 0.325 px
   EXPECT_LT(r.scrolled.y, 450);
   EXPECT_FLOAT_EQ(r.overscrolled.y, 0);
+}
+
+// A swipe up of 200 px in `moves` steps 16 ms apart from t = 0, lifted `hold` seconds after
+// its last move; returns how far the content moved in all, glide included.
+float swipe_held(double hold, Recorder& r) {
+  Touch touch;
+  touch.start(1, {100, 400}, 0, r);
+  double t = 0;
+  for (float y = 380; y >= 200; y -= 20) touch.move(1, {100, y}, t += 0.016, r);
+  touch.end(1, {100, 200}, t + hold, r);
+  for (int i = 0; i < 600 && touch.advance(t + hold + 0.016 * (i + 1), r);) ++i;
+  return r.scrolled.y;
+}
+
+TEST(Touch, AFingerStillBeforeTheLiftDoesNotGlide) {
+  // Moving at 1,250 px/s, then held: by the events' times, 50 ms still is a stop (touch.h).
+  Recorder moving, paused, held, stopped;
+  EXPECT_GT(swipe_held(0.0, moving), 500);   // lifted while moving: about 1,250 × 0.325 px more
+  EXPECT_GT(swipe_held(0.04, paused), 500);  // a frame or two late: still moving
+  EXPECT_FLOAT_EQ(swipe_held(0.06, held), 200);  // held 60 ms: exactly the finger's travel
+  EXPECT_FLOAT_EQ(swipe_held(0.1, stopped), 200);
+}
+
+TEST(Touch, TheGlideFollowsTheFingersLastSpeedNotItsAverage) {
+  // Slow for a second (40 px), then a flick of 160 px in 48 ms: the glide is the flick's.
+  Touch touch;
+  Recorder r;
+  touch.start(1, {100, 400}, 0, r);
+  double t = 0;
+  for (float y = 396; y >= 360; y -= 4) touch.move(1, {100, y}, t += 0.1, r);
+  for (float y = 300; y >= 200; y -= 50) touch.move(1, {100, y}, t += 0.016, r);
+  touch.end(1, {100, 200}, t, r);
+  ASSERT_TRUE(touch.gliding());
+  for (int i = 0; i < 600 && touch.advance(t += 0.016, r);) ++i;
+  EXPECT_GT(r.scrolled.y, 200 + 0.8 * (160 / 0.048) * Touch::kGlideTau);  // the flick's 3,333 px/s × τ
+}
+
+TEST(Touch, TheMouseLeavesWhenTheLastFingerLifts) {
+  Touch touch;
+  Recorder r;
+  touch.start(1, {50, 50}, 0, r);
+  touch.end(1, {50, 50}, 0.05, r);  // a tap
+  EXPECT_EQ(r.lifts, 1);
+  touch.start(1, {100, 400}, 1, r);
+  touch.start(2, {200, 400}, 1.01, r);
+  touch.end(1, {100, 400}, 1.2, r);  // one of two fingers: the other still touches
+  EXPECT_EQ(r.lifts, 1);
+  touch.end(2, {200, 400}, 1.3, r);
+  EXPECT_EQ(r.lifts, 2);
 }
 
 TEST(Touch, ANewTouchStopsTheGlide) {

@@ -60,7 +60,7 @@ void heading(const char* title) {
 
 void notice(const char* text) {
   ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
-  ImGui::TextWrapped("%s", text);
+  text_wrapped(text);
   ImGui::PopStyleColor();
 }
 
@@ -136,7 +136,7 @@ HeatmapHit map(Memory& ui, const lab::Lab& lab, const char* id, const MapSpec& s
   ImGui::PopFont();
   if (!spec.caption.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
-    ImGui::TextWrapped("%s", spec.caption.c_str());
+    text_wrapped(spec.caption);
     ImGui::PopStyleColor();
   }
   HeatmapSpec h;

@@ -86,7 +86,7 @@ void heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
            groups += (g ? ";  " : "") + i18n::format(tr("K/V head %d ← query heads %s"), int(g), queries.c_str());
          }
          if (d.cross) ImGui::TextWrapped("%s  %s", tr("Cross-attention (n_q ≠ n_k)."), groups.c_str());
-         else ImGui::TextWrapped("%s", groups.c_str());
+         else text_wrapped(groups);
        }},
       {"maps", [&] {
          // One card per head, its border in its K/V group's colour.

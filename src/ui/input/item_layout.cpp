@@ -57,6 +57,7 @@ const char* item_kind_name(ItemKind kind) {
     case ItemKind::plot: return "plot";
     case ItemKind::menu: return "menu";
     case ItemKind::header: return "header";
+    case ItemKind::tooltip: return "tooltip";
   }
   return "button";
 }
@@ -73,6 +74,15 @@ void next_item(ItemKind kind, std::string_view label, bool grabs, bool zooms) {
   g_hint.zooms = zooms;
 }
 
+void describe_heatmap(ImGuiID id, float value_em, const std::vector<std::string>& row_labels,
+                      const std::vector<std::string>& col_labels) {
+  Recorded* r = find(id);
+  if (!r) return;  // out of view
+  r->item.value_em = value_em;
+  r->item.row_labels = row_labels;
+  r->item.col_labels = col_labels;
+}
+
 void begin_frame() {
   g_count = 0;
   g_hint.set = false;
@@ -80,16 +90,31 @@ void begin_frame() {
 }
 
 void end_frame() {
-  g_last.resize(0);
-  for (std::size_t i = 0; i < g_count; ++i)
-    if (g_building[i].known) g_last.push_back(g_building[i].item);
+  // Assigned over last frame's items, not rebuilt: their strings keep their storage.
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < g_count; ++i) {
+    if (!g_building[i].known) continue;
+    if (n == g_last.size()) g_last.emplace_back();
+    g_last[n++] = g_building[i].item;
+  }
+  // The tooltips this frame shows, after the items (item_at finds the controls under them).
+  for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+    if (!(w->Flags & ImGuiWindowFlags_Tooltip) || !w->Active || w->Hidden) continue;
+    if (n == g_last.size()) g_last.emplace_back();
+    Item& t = g_last[n++];
+    t = Item{};
+    t.kind = ItemKind::tooltip;
+    t.min = t.shown_min = w->Pos;
+    t.max = t.shown_max = ImVec2(w->Pos.x + w->Size.x, w->Pos.y + w->Size.y);
+  }
+  g_last.resize(n);
 }
 
 const std::vector<Item>& last_frame_items() { return g_last; }
 
 const Item* item_at(ImVec2 p) {
   for (auto it = g_last.rbegin(); it != g_last.rend(); ++it)
-    if (p.x >= it->shown_min.x && p.x < it->shown_max.x && p.y >= it->shown_min.y && p.y < it->shown_max.y) return &*it;
+    if (it->kind != ItemKind::tooltip && p.x >= it->shown_min.x && p.x < it->shown_max.x && p.y >= it->shown_min.y && p.y < it->shown_max.y) return &*it;
   return nullptr;
 }
 
@@ -115,6 +140,9 @@ void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, const ImRect& bb, ImGuiID id
   r.item.label = hint.label;
   r.item.grabs = hint.grabs || hint.kind == ItemKind::slider || hint.kind == ItemKind::drag;
   r.item.zooms = hint.zooms;
+  r.item.value_em = 0;
+  r.item.row_labels.clear();
+  r.item.col_labels.clear();
   r.item.min = bb.Min;
   r.item.max = bb.Max;
   r.item.shown_min = ImMax(bb.Min, clip.Min);

@@ -17,7 +17,8 @@
 namespace ui::input {
 
 // `input`: a field for a number; `text`: one for free text.
-enum class ItemKind { button, checkbox, radio, combo, slider, drag, input, text, heatmap, plot, menu, header };
+// `tooltip`: not a control but a tooltip on screen (tests check that none stays after a touch).
+enum class ItemKind { button, checkbox, radio, combo, slider, drag, input, text, heatmap, plot, menu, header, tooltip };
 const char* item_kind_name(ItemKind kind);
 
 struct Item {
@@ -28,6 +29,10 @@ struct Item {
   ImVec2 shown_min, shown_max;  // the part its window shows (what a finger can hit)
   bool grabs = false; // a one-finger drag starting here moves the item, not the page
   bool zooms = false; // a heatmap that Ctrl+wheel and a pinch zoom
+  // A heatmap's text: its cell values' em in framebuffer pixels (0: no values written) and
+  // the row and column labels it shows, in order.
+  float value_em = 0;
+  std::vector<std::string> row_labels, col_labels;
 };
 
 // What the next item is, where ImGui cannot tell (and, if `label` is given, its visible text:
@@ -35,11 +40,15 @@ struct Item {
 // or paints under a drag (sliders and drags always grab); `zooms`: a heatmap that zooms.
 void next_item(ItemKind kind, std::string_view label = {}, bool grabs = false, bool zooms = false);
 
+// What the heatmap drawn as item `id` in this frame writes (Item's value_em and labels).
+void describe_heatmap(ImGuiID id, float value_em, const std::vector<std::string>& row_labels,
+                      const std::vector<std::string>& col_labels);
+
 // Called around each frame by the app: a new list starts, and the finished one is kept.
 void begin_frame();
 void end_frame();
 const std::vector<Item>& last_frame_items();
-// The topmost item of the last frame under `p`, or nullptr.
+// The topmost item of the last frame under `p` (tooltips aside), or nullptr.
 const Item* item_at(ImVec2 p);
 
 }  // namespace ui::input

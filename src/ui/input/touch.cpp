@@ -16,7 +16,7 @@ void Touch::start(int id, Point p, double t, TouchTarget& target) {
     fingers_[id] = p;
     start_ = last_ = p;
     last_t_ = t;
-    velocity_ = {};
+    trail_ = {{t, p}};
     if (target.grabs(p)) {
       mode_ = Mode::drag;
       target.pointer(p, true);
@@ -48,8 +48,7 @@ void Touch::move(int id, Point p, double t, TouchTarget& target) {
       const Point moved = target.scroll(start_, delta);
       mode_ = moved.x == 0 && moved.y == 0 ? Mode::page : Mode::swipe;
       if (mode_ == Mode::page) target.overscroll(delta);
-      last_ = p;
-      last_t_ = t;
+      follow(p, t);
       return;
     }
     case Mode::swipe:
@@ -57,14 +56,7 @@ void Touch::move(int id, Point p, double t, TouchTarget& target) {
       const Point delta{last_.x - p.x, last_.y - p.y};
       if (mode_ == Mode::swipe) target.scroll(start_, delta);
       else target.overscroll(delta);
-      const double dt = t - last_t_;
-      if (dt > 0) {
-        // A smoothed speed: the last few moves, not one jittery sample.
-        velocity_.x = float(0.6 * velocity_.x + 0.4 * delta.x / dt);
-        velocity_.y = float(0.6 * velocity_.y + 0.4 * delta.y / dt);
-      }
-      last_ = p;
-      last_t_ = t;
+      follow(p, t);
       return;
     }
     case Mode::drag:
@@ -100,12 +92,13 @@ void Touch::end(int id, Point p, double t, TouchTarget& target) {
     case Mode::swipe:
     case Mode::page:
       // Lifted while moving: the content (or the page) glides on. A finger that stopped first
-      // does not.
-      if (t - last_t_ < 0.1 && std::hypot(velocity_.x, velocity_.y) > kGlideStop * scale_) {
+      // does not. Decided by the events' own times, not by when they are handled.
+      velocity_ = lift_speed();
+      if (t - last_t_ <= kStillTime && std::hypot(velocity_.x, velocity_.y) > kGlideStop * scale_) {
         gliding_ = true;
         page_glide_ = mode_ == Mode::page;
         glide_at_ = start_;
-        glide_t_ = t;
+        glide_t_ = -1;  // from the next frame: a lift handled late must not leap
       }
       break;
     case Mode::pinch:
@@ -114,6 +107,22 @@ void Touch::end(int id, Point p, double t, TouchTarget& target) {
   }
   // After a pinch, the finger left behind does nothing until it lifts too.
   mode_ = fingers_.empty() ? Mode::none : Mode::done;
+  if (fingers_.empty()) target.lift();
+}
+
+void Touch::follow(Point p, double t) {
+  last_ = p;
+  last_t_ = t;
+  trail_.push_back({t, p});
+  while (trail_.size() > 2 && trail_.front().first < t - kSpeedWindow) trail_.pop_front();
+}
+
+Point Touch::lift_speed() const {
+  if (trail_.size() < 2) return {};
+  const auto& [t0, p0] = trail_.front();
+  const auto& [t1, p1] = trail_.back();
+  if (t1 <= t0) return {};
+  return {float((p0.x - p1.x) / (t1 - t0)), float((p0.y - p1.y) / (t1 - t0))};
 }
 
 void Touch::cancel(TouchTarget& target) {
@@ -121,10 +130,12 @@ void Touch::cancel(TouchTarget& target) {
   fingers_.clear();
   mode_ = Mode::none;
   gliding_ = false;
+  target.lift();
 }
 
 bool Touch::advance(double t, TouchTarget& target) {
   if (!gliding_) return false;
+  if (glide_t_ < 0) glide_t_ = t;
   const double dt = t - glide_t_;
   if (dt <= 0) return true;
   glide_t_ = t;

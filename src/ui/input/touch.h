@@ -13,7 +13,9 @@
 // TouchTarget (the app's, src/app/web_input.cpp), so its rules are tested natively.
 #pragma once
 
+#include <deque>
 #include <map>
+#include <utility>
 
 namespace ui::input {
 
@@ -39,6 +41,9 @@ class TouchTarget {
   virtual void tap(Point p, bool twice) = 0;
   // What the lab could not scroll: for the page around it.
   virtual void overscroll(Point delta) = 0;
+  // The last finger lifted: the interface's mouse leaves with it, so nothing stays hovered
+  // (a tooltip of the control tapped, or of what a swipe started on).
+  virtual void lift() = 0;
 };
 
 class Touch {
@@ -61,18 +66,30 @@ class Touch {
   static constexpr float kSlop = 8;
   // Momentum's decay time, seconds, and the speed where it stops, CSS pixels a second.
   static constexpr double kGlideTau = 0.325, kGlideStop = 20;
+  // A finger that has not moved for this long (seconds) before it lifts had stopped: no glide,
+  // as on a phone. Otherwise the glide's speed is the finger's over its last kSpeedWindow.
+  static constexpr double kStillTime = 0.05, kSpeedWindow = 0.1;
   // Two taps closer than this in time (seconds) and place (CSS pixels) are a double tap.
   static constexpr double kDoubleTapTime = 0.4, kDoubleTapDistance = 24;
 
  private:
+  // A swipe's move to `p` at `t`: its trail for the speed at the lift.
+  void follow(Point p, double t);
+  // The content's speed when the finger lifts: the finger's over its trail, against it.
+  Point lift_speed() const;
+
   enum class Mode { none, pending, drag, swipe, page, pinch, done };
   float scale_;
   Mode mode_ = Mode::none;
   std::map<int, Point> fingers_;
   Point start_, last_;
   double last_t_ = 0;
-  Point velocity_;  // a swipe's, device pixels a second
-  // Momentum after a swipe: where it scrolls (or the page, `page_glide_`), how fast, since when.
+  // A swipe's recent positions (those of the last kSpeedWindow, at least two), oldest first.
+  std::deque<std::pair<double, Point>> trail_;
+  Point velocity_;  // the glide's, device pixels a second (of the content: against the finger)
+  // Momentum after a swipe: where it scrolls (or the page, `page_glide_`), how fast, since when
+  // (the first frame after the lift: a page busy when the finger lifted must not make the
+  // content leap by the time the lift waited to be handled).
   bool gliding_ = false, page_glide_ = false;
   Point glide_at_;
   double glide_t_ = 0;
