@@ -113,7 +113,7 @@ void stage_card(const lab::Lab& lab, lab::State& next, Memory& ui, lab::Step ste
   ImGui::PopStyleColor();
 }
 
-void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height) {
+void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height, const ColumnExtras& extras) {
   const lab::State& s = lab.state();
   const float scale = ImGui::GetFontSize() / 16.0f;
   const float avail = ImGui::GetContentRegionAvail().x;
@@ -128,9 +128,25 @@ void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height) {
   const float card_w = (avail - gap * (per_row - 1)) / per_row;
   // In a scrolling column (a narrow embed, height 0) each card is as tall as its matrix needs.
   const float card_h = height > 0 ? std::max((height - gap * (rows - 1)) / rows, 150 * scale) : stage_card_height(lab, card_w);
+  const int current_row = (std::max(int(s.step), first) - first) / per_row;
+  const auto under = [&](int row) {
+    if (!extras.under_current || row != current_row) return;
+    ImGui::Spacing();
+    extras.under_current();
+    ImGui::Spacing();
+  };
   for (int i = first; i < lab::kStepCount; ++i) {
-    if ((i - first) % per_row) ImGui::SameLine(0, gap);
+    const int row = (i - first) / per_row;
+    if ((i - first) % per_row) {
+      ImGui::SameLine(0, gap);
+    } else if (extras.bring_into_view && row == current_row) {
+      // The current row at the column's top (the first row: the column's own top, its formula).
+      if (row == 0) ImGui::SetScrollY(0.0f), ui.draw_again = true;
+      else scroll_to_here(ui);
+    }
     stage_card(lab, next, ui, lab::Step(i), ImVec2(card_w, card_h));
+    // The explanation right under the current step's row, where the reader's eyes are.
+    if ((i - first) % per_row == per_row - 1 || i - first == cards - 1) under(row);
   }
   if (heads) {
     if ((cards - 1) % per_row) ImGui::SameLine(0, gap);
@@ -139,6 +155,7 @@ void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height) {
     heads_card(lab, next, ui);
     ImGui::EndChild();
     ImGui::PopStyleColor();
+    under((cards - 1) / per_row);
   }
 }
 
