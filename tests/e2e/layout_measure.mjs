@@ -2,7 +2,8 @@
 //   node tests/e2e/layout_measure.mjs                      (build/web)
 //   ATTN_WEB_DIR=/path/to/other/build/web node tests/e2e/layout_measure.mjs
 // At 390 × 844 with touch: the fixed header's height (the lowest of its controls), where each
-// step's card lands after a tap on its chip, the narrowest number field of the inputs, and the
+// step's card lands after a tap on its chip (its heatmap's top and bottom, and the query picker's
+// top), the narrowest number field of the inputs, and the
 // training lab's Play and first plot (their y in the column, measured in a 390-pixel-wide page
 // tall enough to show the whole column at once). Controls are found by label (layout()).
 import { startServer, launchBrowser, openLab, frames, layout, findItem, centre, until, touchTap, swipe } from './harness.mjs';
@@ -52,8 +53,17 @@ try {
       }
       return null;
     };
-    const header = await seek({ kind: 'header', label: /^Inputs/ });
-    if (header) await touchTap(cdp, centre(header));
+    // Through the ☰ menu where the header has one, else the column's folded header.
+    const menu = (await settled(page)).find((i) => i.label === '☰');
+    if (menu) await touchTap(cdp, centre(menu));
+    const entry = menu && await findItem(page, { kind: 'menu', label: /^Inputs/ }, { timeout: 3000 }).catch(() => null);
+    if (entry) {
+      await touchTap(cdp, centre(entry));
+    } else {
+      if (menu) await touchTap(cdp, [20, 800]);  // a build without the entry: the menu closes
+      const header = await seek({ kind: 'header', label: /^Inputs/ });
+      if (header) await touchTap(cdp, centre(header));
+    }
     await seek({ kind: 'input', label: 'seed' });
     const fields = (await settled(page)).filter((i) => i.kind === 'input');
     out.number_fields = fields.map((i) => ({ label: i.label, w: Math.round(i.w) }));
