@@ -4,6 +4,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <string>
 #include <utility>
 
 #include "i18n.h"
@@ -47,7 +48,9 @@ void column(const lab::Lab& lab, lab::State& next, Memory& ui, ImVec2 avail, Que
     measured_card(ui, "explanation", width, measured_height(ui, "explanation", 360 * scale), true,
                   [&] { arithmetic(lab, next, ui); });
     // The inputs from where the reader is, not only at the column's end.
-    if (s.density != lab::Density::compact && ImGui::Button(tr("Inputs: shape, scale, mask, Q K V"))) ui.show_inputs = true;
+    // (An id of its own: the header at the column's end has the same words.)
+    const std::string open_inputs = std::string(tr("Inputs: shape, scale, mask, Q K V")) + "##open";
+    if (s.density != lab::Density::compact && ImGui::Button(open_inputs.c_str())) ui.show_inputs = true;
   };
   if (s.view == lab::View::compare) {
     compare_scales(lab, next, ui, std::max(avail.y * 0.62f, 420 * scale));
