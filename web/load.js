@@ -187,8 +187,11 @@ window.attentionLabLoad = function (Module, api) {
     }
     return result;
   }
-  // An instance embedded in a lesson keeps its corner for the lesson: no button, drops only.
+  // The app's "Open data…" (its inputs' Example section, a phone's ☰ menu) opens the chooser;
+  // the page's own label stays for the keyboard, shown when it has the focus. An instance
+  // embedded in a lesson takes drops only.
   if (window.parent !== window) input.parentElement.hidden = true;
+  else Module.labOpenData = () => input.click();
   message.addEventListener('click', () => { message.hidden = true; });
   input.addEventListener('change', async () => {
     await api.loadFiles(input.files);

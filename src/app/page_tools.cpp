@@ -53,6 +53,11 @@ void open_lesson(const char* lang) {
 }
 bool has_lesson() { return EM_ASM_INT({ return Module.labHasLesson ? 1 : 0; }) != 0; }
 
+// "Open data…" (web/load.js): the page's file chooser, on a page of its own (an embedded
+// instance takes drops only).
+void open_data() { EM_ASM({ if (Module.labOpenData) Module.labOpenData(); }); }
+bool has_open_data() { return EM_ASM_INT({ return Module.labOpenData ? 1 : 0; }) != 0; }
+
 void read_preferences(ui::Memory& ui) {
   ui.prefers_dark = EM_ASM_INT({ return matchMedia('(prefers-color-scheme: dark)').matches ? 1 : 0; });
   ui.reduced_motion = EM_ASM_INT({ return matchMedia('(prefers-reduced-motion: reduce)').matches ? 1 : 0; });
@@ -90,6 +95,9 @@ void open_lab(const std::string& fragment) { std::printf("attention-lab: the ful
 void open_lesson(const char*) {}
 bool has_lesson() { return false; }  // the lesson is a web page; the desktop program is the lab alone
 
+void open_data() {}
+bool has_open_data() { return false; }  // the desktop program takes its data from --state and the CLI
+
 void read_preferences(ui::Memory&) {}  // the desktop has no such queries: light, full motion
 void send_table(const ui::StageTable&) {}
 void announce(const std::string&) {}
@@ -105,6 +113,7 @@ void attach(const lab::Lab& lab, ui::Memory& ui) {
   ui.copy = copy;
   ui.open_lab = open_lab;
   if (has_lesson()) ui.open_lesson = open_lesson;
+  if (has_open_data()) ui.open_data = open_data;
   read_preferences(ui);
 }
 

@@ -139,11 +139,11 @@ EM_JS(void, open_keyboard, (int numeric), {
     });
     field.addEventListener('input', function () {
       if (field.value) Module.ccall('lab_typed', null, ['string'], [field.value]);
-      field.value = '';
+      field.value = "";
     });
   }
   field.inputMode = numeric ? 'decimal' : 'text';
-  field.value = '';
+  field.value = "";
   if (document.activeElement !== field) field.focus({preventScroll: true});
 });
 EM_JS(void, close_keyboard, (), {

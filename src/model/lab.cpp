@@ -31,12 +31,14 @@ void Lab::set_state(State state) {
   normalize(state, state_);  // typed values survive a new shape or seed (typed.h)
   if (state == state_) return;
   const bool recompute_needed = computed_part(state) != computed_part(state_);
+  const bool play_pressed = state.play && !state_.play;
   state_ = std::move(state);
   changed_ = true;
   if (recompute_needed) recompute();
   experiment_.update(state_);
   // Built on first use: the other views never pay for a model.
   if (state_.view == View::train) training_.update(state_);
+  if (play_pressed) training_.resume();  // a run that stopped itself trains on
 }
 
 void Lab::practice_next() {

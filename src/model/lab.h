@@ -71,9 +71,10 @@ class Lab {
   // The frame's slice of training while state().play: steps_per_frame steps of each run, or
   // fewer once `budget_ms` have passed.
   void train_advance(double budget_ms) { training_.advance(state_.steps_per_frame, budget_ms); }
-  // True while view=train plays a run that can still step (what the app animates for).
+  // True while view=train plays a run that has not stopped by itself (what the app animates
+  // for); once it has, the view sets play to 0 and says why (Training::stop()).
   bool training_running() const {
-    return state_.view == View::train && state_.play && training_.run() && !training_.finished();
+    return state_.view == View::train && state_.play && training_.run() && training_.stop() == Training::Stop::none;
   }
   // Practice mode's questions (src/practice): the current one, a new one about what is on
   // screen now, and the answer to the current one (`value` as JSON text; a verdict with an

@@ -24,6 +24,9 @@ std::unique_ptr<train::Run> make_run(const train::Config& c, std::string& error)
   return nullptr;
 }
 
+// Whether `r` has reached Training::kLearned at some step.
+bool reached(const train::Run* r) { return r && r->history().steps_to_accuracy(Training::kLearned) > 0; }
+
 }  // namespace
 
 void Training::update(const State& s) {
@@ -40,6 +43,7 @@ void Training::reset() {
   if (!built_) return;
   run_ = make_run(config_, error_);
   compare_.reset();
+  stop_ = Stop::none;
   if (run_ && compared_) compare_ = make_run(compare_config_, compare_error_);
   ++version_;
 }
@@ -56,8 +60,13 @@ void Training::step() {
 void Training::advance(int steps, double budget_ms) {
   using clock = std::chrono::steady_clock;
   const clock::time_point start = clock::now();
-  for (int i = 0; i < steps && run_ && !finished(); ++i) {
+  // Only the step that has every run learned stops: after resume() they train on.
+  const auto learned = [this] { return reached(run_.get()) && (!compare_ || reached(compare_.get())); };
+  const bool learned_before = learned();
+  for (int i = 0; i < steps && run_ && stop_ == Stop::none; ++i) {
     step();
+    if (finished()) stop_ = Stop::budget;
+    else if (!learned_before && learned()) stop_ = Stop::learned;
     if (std::chrono::duration<double, std::milli>(clock::now() - start).count() >= budget_ms) break;
   }
 }

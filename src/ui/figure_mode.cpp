@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "measured_card.h"
 #include "theme.h"
 #include "ui.h"
 
@@ -35,24 +36,6 @@ float min_width(const lab::State& s, std::string_view part) {
   return 270;  // the inputs and their controls
 }
 
-// A card that sizes itself: drawn in a child of the height its content needed last frame
-// (ImGui 1.86's children do not size themselves); when that changes, another frame follows.
-template <class Draw>
-void measured_card(Memory& ui, const std::string& part, float width, float height, bool border, Draw draw) {
-  ImGui::BeginChild(("figure " + part).c_str(), ImVec2(width, height), border,
-                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse |
-                        (border ? ImGuiWindowFlags_AlwaysUseWindowPadding : 0));
-  draw();
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float needed = ImGui::GetCursorPosY() - style.ItemSpacing.y + (border ? style.WindowPadding.y : 0);
-  ImGui::EndChild();
-  float& known = ui.part_heights[part];
-  if (std::fabs(known - needed) > 0.5f) {
-    known = needed;
-    ui.draw_again = true;
-  }
-}
-
 // How tall a card part is drawn: a stage's card as its matrix needs; the others as measured
 // (a first guess until they have been drawn once).
 float part_height(const lab::Lab& lab, Memory& ui, std::string_view part, float width) {
@@ -60,15 +43,14 @@ float part_height(const lab::Lab& lab, Memory& ui, std::string_view part, float 
   // A stage hidden until a practice question is answered holds a sentence, not its matrix.
   if (is_stage(part, step) && int(step) >= first_hidden_step(lab)) return 120 * ImGui::GetFontSize() / 16;
   if (is_stage(part, step)) return stage_card_height(lab, width);
-  const auto known = ui.part_heights.find(std::string(part));
-  return known != ui.part_heights.end() ? known->second : 200 * ImGui::GetFontSize() / 16;
+  return measured_height(ui, "figure " + std::string(part), 200 * ImGui::GetFontSize() / 16);
 }
 
 void draw_card(const lab::Lab& lab, lab::State& next, Memory& ui, const std::string& part, ImVec2 size) {
   const lab::State& s = lab.state();
   lab::Step step;
   if (is_stage(part, step)) return stage_card(lab, next, ui, step, size);
-  measured_card(ui, part, size.x, size.y, part != "input", [&] {
+  measured_card(ui, "figure " + part, size.x, size.y, part != "input", [&] {
     if (part == "input") projections(lab, next, ui, 0);
     else if (part == "arithmetic") arithmetic(lab, next, ui);
     else if (part == "geometry" && s.dk == 2) geometry(lab, next, ui);
@@ -111,7 +93,7 @@ void compare_part(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const float scale = ImGui::GetFontSize() / 16.0f, gap = ImGui::GetStyle().ItemSpacing.x;
   const float width = ImGui::GetContentRegionAvail().x, note = ImGui::GetTextLineHeightWithSpacing() * 3;
   const float room = width > 600 * scale ? 1e5f : 3 * (std::min(width * 1.15f, 440 * scale) + gap) + note;
-  measured_card(ui, "view", width, part_height(lab, ui, "view", width), false,
+  measured_card(ui, "figure view", width, part_height(lab, ui, "view", width), false,
                 [&] { compare_scales(lab, next, ui, room); });
 }
 

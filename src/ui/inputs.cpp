@@ -25,8 +25,15 @@ void section(const char* title) {
   ImGui::PopFont();
 }
 
+// The width of a number field with − and + buttons whose typing area holds `widest` (its
+// largest value): the buttons are a frame's height wide each, larger on a touch screen.
+float number_width(const char* widest) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  return ImGui::CalcTextSize(widest).x + style.FramePadding.x * 2 + 2 * (ImGui::GetFrameHeight() + style.ItemInnerSpacing.x);
+}
+
 void size_input(const char* label, int& value, int lo, int hi) {
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);  // room for "2048" beside the − + buttons
+  ImGui::SetNextItemWidth(number_width(std::to_string(hi).c_str()));
   int v = value;
   input::next_item(input::ItemKind::input, tr(label));
   if (ImGui::InputInt(tr(label), &v, 1, 8)) value = std::clamp(v, lo, hi);
@@ -41,7 +48,11 @@ void matrix_editor(const char* name, const std::vector<float>& flat, int batch, 
     ImGui::TextColored(palette().muted_text, "%s", tr("(too large to edit cell by cell)"));
     return;
   }
-  const float cell_w = ImGui::CalcTextSize("−0.00").x + ImGui::GetStyle().FramePadding.x * 2;
+  // Every column in the panel where the values still fit (a laptop's 270-pixel panel, a phone),
+  // narrower padding first; wider matrices scroll sideways.
+  const float gap = 3, avail = ImGui::GetContentRegionAvail().x;
+  const float least = ImGui::CalcTextSize("−0.00").x + 4, fit = (avail - gap * float(cols - 1)) / float(cols);
+  const float cell_w = std::max(least, std::min(least + ImGui::GetStyle().FramePadding.x * 2 - 4, fit));
   ImGui::PushID(name);
   // Wide matrices scroll sideways inside the panel.
   const float row_h = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y;
@@ -52,7 +63,7 @@ void matrix_editor(const char* name, const std::vector<float>& flat, int batch, 
   const std::size_t base = std::size_t(batch) * rows * cols;
   for (int r = 0; r < rows; ++r) {
     for (int c = 0; c < cols; ++c) {
-      if (c) ImGui::SameLine(0, 3);
+      if (c) ImGui::SameLine(0, gap);
       ImGui::PushID(r * cols + c);
       ImGui::SetNextItemWidth(cell_w);
       // Drag to change, double-click (or Ctrl+click) to type a value.
@@ -71,7 +82,7 @@ void matrix_editor(const char* name, const std::vector<float>& flat, int batch, 
 void seed_button(lab::State& next) {
   std::vector<float>* typed[] = {&next.q, &next.k, &next.v, &next.x, &next.wq, &next.wk, &next.wv};
   if (std::all_of(std::begin(typed), std::end(typed), [](const std::vector<float>* m) { return m->empty(); })) return;
-  if (ImGui::SmallButton(tr("use the seed's values")))
+  if (ImGui::Button(tr("use the seed's values")))
     for (std::vector<float>* m : typed) m->clear();
 }
 
@@ -80,6 +91,8 @@ void seed_button(lab::State& next) {
 void inputs(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::State& s = lab.state();
   section(N_("Example"));
+  // Your own Q, K, V (docs/loading-data.md): where the inputs are chosen.
+  if (ui.open_data && ImGui::Button(tr("Open data…"))) ui.open_data();
   const lab::Preset* current = lab::find_preset(s.preset);
   ImGui::SetNextItemWidth(-1);
   const char* preset_shown = current ? tr(current->title) : tr("Custom");
@@ -110,7 +123,7 @@ void shape_control(const lab::Lab& lab, lab::State& next, Memory&) {
   size_input("d_k", next.dk, 1, lab::Limits::max_d);
   if (s.kind == lab::Attention::cross) size_input("d_v", next.dv, 1, lab::Limits::max_d);
   int seed = int(s.seed);
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+  ImGui::SetNextItemWidth(number_width(std::to_string(std::max(seed, 99999)).c_str()));
   input::next_item(input::ItemKind::input, tr("seed"));
   if (ImGui::InputInt(tr("seed"), &seed)) next.seed = std::uint32_t(std::max(seed, 0));
 }
@@ -155,7 +168,7 @@ void mask_control(const lab::Lab& lab, lab::State& next, Memory& ui) {
     ImGui::SliderInt(tr("shown"), &next.batch, 0, s.batches() - 1);
   }
   ImGui::Checkbox(device_hint(ui, N_("paint: click cells of stage 3"), N_("paint: tap cells of stage 3")), &ui.paint_mask);
-  if (!s.blocked.empty() && ImGui::SmallButton(tr("clear painted cells"))) next.blocked.clear();
+  if (!s.blocked.empty() && ImGui::Button(tr("clear painted cells"))) next.blocked.clear();
 }
 
 void matrices(const lab::Lab& lab, lab::State& next, Memory& ui) {

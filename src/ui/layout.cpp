@@ -6,8 +6,11 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <string>
+#include <utility>
 
 #include "i18n.h"
+#include "measured_card.h"
 #include "theme.h"
 #include "ui.h"
 #include "wrap.h"
@@ -30,7 +33,70 @@ bool side_by_side_fits(const lab::Lab& lab, float width, float height) {
   return (height - gap * float(grid.rows - 1)) / float(grid.rows) >= kLeastSideBySideCard * ImGui::GetFontSize() / 16.0f;
 }
 
+// A new view starts at its top: every region of the window scrolls back (ImGui keeps each
+// child's scroll by its name, and views share names).
+void scroll_all_to_top(Memory& ui) {
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  for (ImGuiWindow* w : g.Windows)
+    if (!(w->Flags & ImGuiWindowFlags_Popup)) ImGui::SetScrollY(w, 0), ImGui::SetScrollX(w, 0);
+  ui.draw_again = true;  // the scroll applies when the regions begin again
+}
+
+// A narrow window (a phone, a tablet): one scrolling column and nothing scrolling inside it.
+// The formula (where the header had no room for it), the stages with the explanation of the
+// current step right under its card (its row of cards, on a tablet), then the inputs. A new
+// step or query brings its card and explanation to the column's top; the ☰ menu's "Inputs"
+// opens the inputs and brings them there.
+template <class Question>
+void column(const lab::Lab& lab, lab::State& next, Memory& ui, ImVec2 avail, Question question) {
+  const lab::State& s = lab.state();
+  const float scale = ImGui::GetFontSize() / 16.0f;
+  const bool moved = ui.shown_step != int(s.step) || ui.shown_query != s.query;
+  ui.shown_step = int(s.step);
+  ui.shown_query = s.query;
+  // Practice mode keeps its question, above the stages, in view.
+  const bool bring = moved && s.mode != lab::Mode::practice;
+  const float above = ImGui::GetCursorPosY();
+  ImGui::BeginChild("column", avail, false);
+  if (ui.header_narrow) ImGui::TextColored(palette().muted_text, "%s", kFormula);
+  question();
+  const auto explanation = [&] {
+    const float width = ImGui::GetContentRegionAvail().x;
+    measured_card(ui, "explanation", width, measured_height(ui, "explanation", 360 * scale), true,
+                  [&] { arithmetic(lab, next, ui); });
+    // The inputs from where the reader is, not only at the column's end.
+    // (An id of its own: the header at the column's end has the same words.)
+    const std::string open_inputs = std::string(tr("Inputs: shape, scale, mask, Q K V")) + "##open";
+    if (s.density != lab::Density::compact && ImGui::Button(open_inputs.c_str())) ui.show_inputs = true;
+  };
+  if (s.view == lab::View::compare) {
+    // The comparison takes a share of the window's height, unless the window takes the
+    // content's (fit_content): then a share of it would grow with every frame the host resized.
+    compare_scales(lab, next, ui, ui.fit_content ? 420 * scale : std::max(avail.y * 0.62f, 420 * scale));
+    explanation();
+  } else if (s.step == lab::Step::input) {
+    if (bring) ImGui::SetScrollY(0.0f), ui.draw_again = true;
+    projections(lab, next, ui, 0);
+    ImGui::Spacing();
+    explanation();
+  } else {
+    stages(lab, next, ui, 0, {explanation, bring});
+  }
+  ImGui::Spacing();
+  if (s.density != lab::Density::compact) {
+    if (std::exchange(ui.show_inputs, false)) ImGui::SetNextItemOpen(true), scroll_to_here(ui);
+    if (ImGui::CollapsingHeader(tr("Inputs: shape, scale, mask, Q K V"))) inputs(lab, next, ui);
+  }
+  ui.content_height = above + ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+  ImGui::EndChild();
+}
+
 }  // namespace
+
+void scroll_to_here(Memory& ui) {
+  ImGui::SetScrollY(std::max(0.0f, ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y));
+  ui.draw_again = true;  // the scroll applies when the region begins again
+}
 
 const char* device_hint(const Memory& ui, const char* pointer, const char* touch) {
   return tr(ui.touch_screen ? touch : pointer);
@@ -69,6 +135,7 @@ lab::State draw(const lab::Lab& lab, Memory& ui) {
   ImGui::SetNextWindowPos(vp->Pos);
   ImGui::SetNextWindowSize(vp->Size);
   ImGui::Begin("Attention Lab", nullptr, window);
+  if (std::exchange(ui.shown_view, int(lab.state().view)) != int(lab.state().view)) scroll_all_to_top(ui);
   header(lab, next, ui);
   ImGui::Spacing();
 
@@ -109,22 +176,7 @@ lab::State draw(const lab::Lab& lab, Memory& ui) {
     arithmetic(lab, next, ui);
     ImGui::EndChild();
   } else {
-    const float above = ImGui::GetCursorPosY();
-    ImGui::BeginChild("column", avail, false);
-    question();
-    // The comparison takes a share of the window's height, unless the window takes the content's
-    // (fit_content): then a share of it would grow with every frame the host resized.
-    if (lab.state().view == lab::View::compare)
-      compare_scales(lab, next, ui, ui.fit_content ? 420 * scale : std::max(avail.y * 0.62f, 420 * scale));
-    else if (lab.state().step == lab::Step::input) projections(lab, next, ui, 0);
-    else stages(lab, next, ui, 0);
-    ImGui::Spacing();
-    ImGui::BeginChild("arithmetic", ImVec2(0, 360 * scale), true, panel);
-    arithmetic(lab, next, ui);
-    ImGui::EndChild();
-    if (!compact && ImGui::CollapsingHeader(tr("Inputs: shape, scale, mask, Q K V"))) inputs(lab, next, ui);
-    ui.content_height = above + ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
-    ImGui::EndChild();
+    column(lab, next, ui, avail, question);
   }
   keyboard(lab, next, ui);
   ImGui::End();

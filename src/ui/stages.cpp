@@ -123,7 +123,7 @@ StageGrid stage_grid(const lab::Lab& lab, float width) {
   return {per_row, (cards + per_row - 1) / per_row};
 }
 
-void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height) {
+void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height, const ColumnExtras& extras) {
   const lab::State& s = lab.state();
   const float scale = ImGui::GetFontSize() / 16.0f;
   const float avail = ImGui::GetContentRegionAvail().x;
@@ -137,9 +137,25 @@ void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height) {
   // need more: a laptop's 3 × 3 heatmaps were 127 px wide in 280 px cards).
   const float needed = stage_card_height(lab, card_w);
   const float card_h = height > 0 ? std::max((height - gap * (rows - 1)) / rows, needed) : needed;
+  const int current_row = (std::max(int(s.step), first) - first) / per_row;
+  const auto under = [&](int row) {
+    if (!extras.under_current || row != current_row) return;
+    ImGui::Spacing();
+    extras.under_current();
+    ImGui::Spacing();
+  };
   for (int i = first; i < lab::kStepCount; ++i) {
-    if ((i - first) % per_row) ImGui::SameLine(0, gap);
+    const int row = (i - first) / per_row;
+    if ((i - first) % per_row) {
+      ImGui::SameLine(0, gap);
+    } else if (extras.bring_into_view && row == current_row) {
+      // The current row at the column's top (the first row: the column's own top, its formula).
+      if (row == 0) ImGui::SetScrollY(0.0f), ui.draw_again = true;
+      else scroll_to_here(ui);
+    }
     stage_card(lab, next, ui, lab::Step(i), ImVec2(card_w, card_h));
+    // The explanation right under the current step's row, where the reader's eyes are.
+    if ((i - first) % per_row == per_row - 1 || i - first == cards - 1) under(row);
   }
   if (heads) {
     if ((cards - 1) % per_row) ImGui::SameLine(0, gap);
@@ -148,6 +164,7 @@ void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height) {
     heads_card(lab, next, ui);
     ImGui::EndChild();
     ImGui::PopStyleColor();
+    under((cards - 1) / per_row);
   }
 }
 

@@ -87,7 +87,20 @@ struct Memory {
   // The header's "Lesson": opens the lesson beside the page in the language shown; empty
   // where there is none (the desktop program, a notebook's output).
   std::function<void(const char* lang)> open_lesson;
+  // "Open data…" (the inputs' Example section, a narrow header's ☰): the page's file chooser
+  // (web/load.js); empty where there is none (an embedded instance, the desktop program).
+  std::function<void()> open_data;
+  // The narrow window's reading order (layout.cpp): the header went narrow (its formula is the
+  // column's first line); the ☰ menu asked for the inputs (opened and brought into view); the
+  // view, step and query last shown, so that a new view starts at its top and a new step or
+  // query brings its card into view.
+  bool header_narrow = false;
+  bool show_inputs = false;
+  int shown_view = -1, shown_step = -1, shown_query = -1;
 };
+
+// The formula the lab computes, as the header shows it.
+inline constexpr const char* kFormula = "softmax(QKᵀ / √d_k) · V";
 
 // One frame: every panel laid out in the window. Returns the next state.
 lab::State draw(const lab::Lab& lab, Memory& ui);
@@ -95,6 +108,8 @@ lab::State draw(const lab::Lab& lab, Memory& ui);
 // A hint for the device in hand: what to do with a mouse and keys, or with a finger
 // (ui.touch_screen), both messages (translated here).
 const char* device_hint(const Memory& ui, const char* pointer, const char* touch);
+// Scrolls the region being drawn so that what comes next starts at its top (next frame).
+void scroll_to_here(Memory& ui);
 
 // As ImGui::TextWrapped("%s", text), but broken between words only: never inside a number
 // (text/wrap.h).
@@ -109,8 +124,14 @@ void link_notes(Memory& ui);
 // Figure mode (figure_mode.cpp): only the parts the state's `figure` names, laid out to the
 // width, no scrolling; sets ui.figure_height.
 void figure_mode(const lab::Lab& lab, lab::State& next, Memory& ui);
+// In a scrolling column: what goes under the current step's row of cards (its explanation),
+// and whether to bring that row to the column's top (a new step or query).
+struct ColumnExtras {
+  std::function<void()> under_current;
+  bool bring_into_view = false;
+};
 // `height` is the room for all cards; 0 sizes each card to its matrix (in a scrolling column).
-void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height);
+void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height, const ColumnExtras& extras = {});
 // One stage's card (steps 1 to 5) of the given size, and the height its matrix needs at `width`
 // in a column that scrolls or sizes itself.
 void stage_card(const lab::Lab& lab, lab::State& next, Memory& ui, lab::Step step, ImVec2 size);

@@ -107,19 +107,26 @@ bool combo(const char* label, int* current, const char* const* items, int count,
   return ui::combo(label, current, shown.data(), count);
 }
 
-void controls(const lab::Lab& lab, lab::State& next, Memory& ui) {
+// About half the panel; no wider than a field needs where the panel is a page's width (a figure).
+float field_w() { return std::min(ImGui::GetContentRegionAvail().x * 0.52f, 320 * ImGui::GetFontSize() / 16); }
+
+// ▶ Play, Step, Reset and the pace: what a reader uses while watching.
+void play_controls(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::State& s = lab.state();
-  // About half the panel; no wider than a field needs where the panel is a page's width (a figure).
-  const float w = std::min(ImGui::GetContentRegionAvail().x * 0.52f, 320 * ImGui::GetFontSize() / 16);
   if (ImGui::Button(s.play ? tr("❚❚ Pause") : tr("▶ Play"))) next.play = !s.play;
   ImGui::SameLine();
   if (ImGui::Button(tr("Step"))) ++ui.train_steps_requested, next.play = false;
   ImGui::SameLine();
   if (ImGui::Button(tr("Reset"))) ui.train_reset_requested = true;
   int spf = s.steps_per_frame;
-  if (slider(tr("steps / frame"), &spf, 1, lab::TrainLimits::max_steps_per_frame, w, ImGuiSliderFlags_Logarithmic))
+  if (slider(tr("steps / frame"), &spf, 1, lab::TrainLimits::max_steps_per_frame, field_w(), ImGuiSliderFlags_Logarithmic))
     next.steps_per_frame = spf;
+}
 
+// The task, the model, the training and the compared run.
+void settings(const lab::Lab& lab, lab::State& next) {
+  const lab::State& s = lab.state();
+  const float w = field_w();
   section(tr("Task and model"));
   train::Config& c = next.train;
   const train::Config& now = s.train;
@@ -194,6 +201,22 @@ void controls(const lab::Lab& lab, lab::State& next, Memory& ui) {
   }
 }
 
+void controls(const lab::Lab& lab, lab::State& next, Memory& ui) {
+  play_controls(lab, next, ui);
+  settings(lab, next);
+}
+
+// Why playing stopped by itself, under the status line.
+void stopped(const lab::Training& t) {
+  if (t.stop() == lab::Training::Stop::none) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, palette().accent);
+  const int steps = t.run() ? t.run()->steps() : 0;
+  ImGui::TextWrapped("%s", t.stop() == lab::Training::Stop::learned
+                               ? i18n::format(tr("Stopped at step %d: learned (95%% held-out accuracy). Play trains on."), steps).c_str()
+                               : i18n::format(tr("Stopped at step %d: the step budget is spent. Reset to run again."), steps).c_str());
+  ImGui::PopStyleColor();
+}
+
 // The status line: how far the run is, and the compared run beside it.
 void status(const lab::Training& t, const std::string& this_run, const std::string& other_run) {
   auto line = [](const train::Run& r) {
@@ -207,7 +230,7 @@ void status(const lab::Training& t, const std::string& this_run, const std::stri
     return out;
   };
   ImGui::PushFont(fonts().heading);
-  ImGui::TextUnformatted(line(*t.run()).c_str());
+  ImGui::TextWrapped("%s", line(*t.run()).c_str());  // two lines on a phone rather than cut
   ImGui::PopFont();
   if (t.compare()) {
     ImGui::SameLine();
@@ -286,7 +309,9 @@ void maps(const lab::Lab& lab, Memory& ui, const std::string& other_run) {
   for (const train::Run* r : runs) count += int(r->maps().weights.size());
   Grid grid(count, 190);
   const float scale = ImGui::GetFontSize() / 16.0f;
-  const float cell = std::min((grid.width() - 60 * scale) / float(seq), 22 * scale);
+  // Smaller cells in a phone's column, so that the first plot is on screen under the map.
+  const float largest = (grid.width() < 420 * scale ? 16 : 22) * scale;
+  const float cell = std::min((grid.width() - 60 * scale) / float(seq), largest);
   const float height = std::max(cell * float(seq) + ImGui::GetTextLineHeight() * 3.6f, 130 * scale) / scale;
   for (std::size_t r = 0; r < runs.size(); ++r) {
     const train::Run& run = *runs[r];
@@ -336,7 +361,13 @@ void example_tokens(const train::Maps& m) {
 
 // What to try, beside the example: the task's pattern and the compare experiment.
 void notes(train::Task task) {
-  ImGui::SameLine(0, 24 * ImGui::GetFontSize() / 16);
+  // Beside the example where a readable column is left (else under it: a phone, a tablet).
+  const float gap = 24 * ImGui::GetFontSize() / 16;
+  ImGui::SameLine(0, gap);
+  if (ImGui::GetContentRegionAvail().x < 300 * ImGui::GetFontSize() / 16) {
+    ImGui::NewLine();
+    ImGui::Spacing();
+  }
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(0);
   ImGui::TextUnformatted(tr("What to try"));
@@ -362,16 +393,21 @@ bool cannot_train(const lab::Training& t) {
 void train(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::Training& t = lab.training();
   const lab::State& s = lab.state();
+  // Playing stopped by itself (learned, or the budget spent): the button shows Play again.
+  if (s.play && t.stop() != lab::Training::Stop::none) next.play = false;
   const std::string key = s.vs.substr(0, s.vs.find(':'));
   const std::string this_run = setting_label(key, lab::train_setting(s.train, key));
   const std::string other_run = key.empty() ? "" : setting_label(key, s.vs.substr(key.size() + 1));
   // The results: the run's status and curves, the example and the maps.
+  const auto run_status = [&] {
+    if (cannot_train(t)) return false;
+    status(t, this_run, other_run);
+    stopped(t);
+    if (!t.compare_error().empty()) ImGui::TextWrapped(tr("No second run: %s."), tr(t.compare_error().c_str()));
+    return true;
+  };
   const Section curves_part{"curves", [&] {
-                              if (cannot_train(t)) return;
-                              status(t, this_run, other_run);
-                              if (!t.compare_error().empty())
-                                ImGui::TextWrapped(tr("No second run: %s."), tr(t.compare_error().c_str()));
-                              curves(t, this_run, other_run);
+                              if (run_status()) curves(t, this_run, other_run);
                             }};
   const Section example_part{"example", [&] {
                                if (!t.run()) return;
@@ -381,21 +417,41 @@ void train(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const Section maps_part{"maps", [&] {
                             if (t.run()) maps(lab, ui, other_run);
                           }};
+  const auto intro_note = [] {
+    notice(tr("An attention-only transformer trains here on a toy task only attention can solve. "
+              "Notice that the loss drops when the maps sharpen into the task's pattern, and that "
+              "a run whose softmax starts saturated (entropy near 0) learns more slowly."));
+  };
+  const auto intro_title = [] { heading(tr("Training lab: a tiny attention model learns in front of you")); };
   const Section intro{"intro", [&] {
-                        heading(tr("Training lab: a tiny attention model learns in front of you"));
-                        notice(tr("An attention-only transformer trains here on a toy task only attention can solve. "
-                                  "Notice that the loss drops when the maps sharpen into the task's pattern, and that "
-                                  "a run whose softmax starts saturated (entropy near 0) learns more slowly."));
+                        intro_title();
+                        intro_note();
                         ImGui::Spacing();
                       }};
   const Section controls_part{"controls", [&] { controls(lab, next, ui); }};
   const float scale = ImGui::GetFontSize() / 16.0f;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  // A phone, and a figure (which sizes itself to its content, so has no height to fill): the
-  // controls above the results in one column (a side panel on a phone would leave each too
-  // narrow for its labels).
-  if (!ui.section.empty() || !s.figure.empty() || avail.x < 620 * scale) {
+  // A figure (which sizes itself to its content, so has no height to fill): its parts in order.
+  if (!ui.section.empty() || !s.figure.empty()) {
     sections(lab, ui, {intro, controls_part, curves_part, example_part, maps_part});
+    return;
+  }
+  // A phone or an upright tablet: one column where Play, the status, the maps and the first
+  // plot are on screen together; the intro's note after them, and the settings folded at the
+  // end (a side panel would leave each too narrow for its labels).
+  if (avail.x < 900 * scale) {
+    intro_title();
+    play_controls(lab, next, ui);
+    if (run_status()) {
+      maps(lab, ui, other_run);
+      curves(t, this_run, other_run);
+    }
+    ImGui::Spacing();
+    intro_note();
+    ImGui::Spacing();
+    example_part.draw();
+    ImGui::Spacing();
+    if (ImGui::CollapsingHeader(tr("Settings: task, model, training, compare"))) settings(lab, next);
     return;
   }
   sections(lab, ui, {intro});
