@@ -42,6 +42,14 @@ void scroll_all_to_top(Memory& ui) {
   ui.draw_again = true;  // the scroll applies when the regions begin again
 }
 
+// Whether the step or the query changed since the last frame: its card comes into view.
+bool moved_to_another_step(const lab::State& s, Memory& ui) {
+  const bool moved = ui.shown_step != int(s.step) || ui.shown_query != s.query;
+  ui.shown_step = int(s.step);
+  ui.shown_query = s.query;
+  return moved;
+}
+
 // A narrow window (a phone, a tablet): one scrolling column and nothing scrolling inside it.
 // The formula (where the header had no room for it), the stages with the explanation of the
 // current step right under its card (its row of cards, on a tablet), then the inputs. A new
@@ -51,11 +59,8 @@ template <class Question>
 void column(const lab::Lab& lab, lab::State& next, Memory& ui, ImVec2 avail, Question question) {
   const lab::State& s = lab.state();
   const float scale = ImGui::GetFontSize() / 16.0f;
-  const bool moved = ui.shown_step != int(s.step) || ui.shown_query != s.query;
-  ui.shown_step = int(s.step);
-  ui.shown_query = s.query;
   // Practice mode keeps its question, above the stages, in view.
-  const bool bring = moved && s.mode != lab::Mode::practice;
+  const bool bring = moved_to_another_step(s, ui) && s.mode != lab::Mode::practice;
   const float above = ImGui::GetCursorPosY();
   ImGui::BeginChild("column", avail, false);
   if (ui.header_narrow) ImGui::TextColored(palette().muted_text, "%s", kFormula);
@@ -168,7 +173,7 @@ lab::State draw(const lab::Lab& lab, Memory& ui) {
     ImGui::BeginChild("stages", ImVec2(middle, avail.y), false);
     if (lab.state().view == lab::View::compare) compare_scales(lab, next, ui, avail.y);
     else if (lab.state().step == lab::Step::input) projections(lab, next, ui, avail.y);
-    else stages(lab, next, ui, avail.y);
+    else stages(lab, next, ui, avail.y, {nullptr, moved_to_another_step(lab.state(), ui)});
     ImGui::EndChild();
     ImGui::SameLine(0, gap);
     ImGui::BeginChild("arithmetic", ImVec2(right, avail.y), true, panel);

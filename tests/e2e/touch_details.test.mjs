@@ -45,7 +45,9 @@ test('a swipe whose finger rested before the lift moves the content by the finge
   // Rested 100 ms (as a person who stops on purpose; touch.h: 50 ms still is a stop).
   let before = await settled(page);
   await swipeUp(page, cdp, { step: 20, hold: 0.1 });
-  assert.equal(movedUp(before, await settled(page)), 200, 'the content followed the finger and stopped with it');
+  // (To a device pixel: the column scrolls in the phone's physical pixels.)
+  const moved = movedUp(before, await settled(page));
+  assert.ok(Math.abs(moved - 200) < 0.5, `the content followed the finger and stopped with it: ${moved} px`);
   // Lifted while moving (8 ms after the last move): it glides on, so the test above can fail.
   before = await settled(page);
   await swipeUp(page, cdp, { step: 10, hold: 0.008 });
@@ -57,8 +59,9 @@ test('a swipe whose finger rested before the lift moves the content by the finge
 test('no tooltip stays on screen after a tap ends', async () => {
   const { page, errors } = await openLab(session.browser.context, session.server.url, '');
   const cdp = await session.browser.context.newCDPSession(page);
-  const undo = await findItem(page, { label: 'Undo', kind: 'button' });
-  await touchTap(cdp, centre(undo));
+  // (The phone's header names its stepper's arrows in their tooltips.)
+  const next = await findItem(page, { label: '→', kind: 'button' });
+  await touchTap(cdp, centre(next));
   await frames(page, 8);
   assert.deepEqual((await layout(page)).filter((i) => i.kind === 'tooltip'), [], 'the finger left nothing hovered');
   assert.deepEqual(errors, []);
@@ -83,8 +86,9 @@ test('Undo after choosing Español undoes the last edit and keeps the language',
   await page.evaluate(() => window.attentionLab.setState({ n: 4 }));  // an edit
   await page.evaluate(() => window.attentionLab.setState({ lang: 'es' }));
   await page.waitForFunction(() => document.documentElement.lang === 'es');
-  const undo = await findItem(page, { label: 'Deshacer', kind: 'button' });
-  await touchTap(cdp, centre(undo));
+  // On a phone, Undo is in the ☰ menu.
+  await touchTap(cdp, centre(await findItem(page, { label: '☰' })));
+  await touchTap(cdp, centre(await findItem(page, { label: 'Deshacer' })));
   await until(page, () => window.attentionLab.getState().nq === '3');
   const s = await page.evaluate(() => window.attentionLab.getState());
   assert.equal(s.lang, 'es', 'the language is a preference: Undo leaves it');
