@@ -154,7 +154,15 @@ json.dump({"q": q.tolist(), "k": k.tolist(), "v": v.tolist()}, open(sys.argv[2],
   await frames(page);
   assert.equal((await page.evaluate(() => window.attentionLab.getState())).head, '0');
   // The heads' card, beside the five stages: head 2's map opens head 2 in the walkthrough.
-  await click(page, centre(await findItem(page, { kind: 'heatmap', label: 'head 2' })));
+  // (Each card as tall as its matrix needs: a person scrolls the stages to the heads' card.)
+  let map = await findItem(page, { kind: 'heatmap', label: 'head 2' });
+  for (const height = await page.evaluate(() => innerHeight); map.y + map.h > height - 16;) {
+    await page.mouse.move(...centre(map).map((c, i) => Math.min(c, i ? height - 40 : c)));
+    await page.mouse.wheel(0, 100);
+    await frames(page);
+    map = await findItem(page, { kind: 'heatmap', label: 'head 2' });
+  }
+  await click(page, centre(map));
   await frames(page);
   const shown = await page.evaluate(() => ({ head: window.attentionLab.getState().head, weights: window.attentionLab.trace().weights }));
   assert.equal(shown.head, '2', 'a click on head 2\'s map shows head 2');
