@@ -62,8 +62,9 @@ struct State {
 class Target final : public ui::input::TouchTarget {
  public:
   bool grabs(Point p) override {
-    const ui::input::Item* item = ui::input::item_at(on_canvas(p));
-    return item && item->grabs;
+    const ImVec2 at = on_canvas(p);
+    const ui::input::Item* item = ui::input::item_at(at);
+    return item && item->grabs_at(at);
   }
   Point scroll(Point at, Point delta) override {
     if (g.touch_leads) press(kNowhere, false);

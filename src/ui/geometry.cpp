@@ -2,6 +2,7 @@
 // plane, q·k = |q| |k| cos θ, and the selected query's line carries each key's projection
 // |k| cos θ (the score divided by |q|). Dragging an arrow's tip edits that row of Q or K.
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -75,8 +76,11 @@ void geometry(const lab::Lab& lab, lab::State& next, Memory& ui) {
   auto to_screen = [&](ImVec2 v) { return ImVec2(centre.x + v.x * unit, centre.y - v.y * unit); };
   auto to_value = [&](ImVec2 p) { return ImVec2((p.x - centre.x) / unit, (centre.y - p.y) / unit); };
 
-  input::next_item(input::ItemKind::plot, "geometry", true);
+  // The plane scrolls under a swipe (on a phone it fills the column's width); only its arrows'
+  // tips take a finger's drag (describe_grab_spots below).
+  input::next_item(input::ItemKind::plot, "geometry");
   ImGui::InvisibleButton("geometry", size);
+  const ImGuiID plane = ImGui::GetItemID();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const Palette& pal = palette();
   const ImVec2 p1(p0.x + side, p0.y + side);
@@ -118,7 +122,8 @@ void geometry(const lab::Lab& lab, lab::State& next, Memory& ui) {
   // follows the pointer (rounded to 0.01, as typed values are) until the button is released.
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const Arrow* closest = nullptr;
-  float best = 12 * scale;
+  const float best_reach = (ui.touch_screen ? 22 : 12) * scale;  // how near a tip a press takes it (a finger is broader)
+  float best = best_reach;
   for (const Arrow& a : shown) {
     const ImVec2 tip = to_screen(a.value);
     const float d = std::hypot(tip.x - mouse.x, tip.y - mouse.y);
@@ -148,6 +153,12 @@ void geometry(const lab::Lab& lab, lab::State& next, Memory& ui) {
                 closest->row, num(m(closest->row, 0)).c_str(), num(m(closest->row, 1)).c_str());
     ImGui::PopFont();
     ImGui::EndTooltip();
+  }
+  // Only the tips take a finger's drag; the rest of the plane scrolls under a swipe.
+  if (draggable) {
+    std::vector<ImVec2> tips;
+    for (const Arrow& a : shown) tips.push_back(to_screen(a.value));
+    input::describe_grab_spots(plane, std::move(tips), best_reach);
   }
   ImGui::PushStyleColor(ImGuiCol_Text, pal.muted_text);
   const char* hint = !draggable ? tr("Q and K are X·W_Q and X·W_K here: change them at step 0, or set proj=0 "

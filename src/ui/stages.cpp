@@ -1,6 +1,7 @@
 // [SECTION] the five stages as heatmaps: scores, scale, mask, softmax, output (step 0, the
 // input, is projections.cpp's).
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <tuple>
@@ -148,12 +149,19 @@ void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height, con
     const int row = (i - first) / per_row;
     if ((i - first) % per_row) {
       ImGui::SameLine(0, gap);
-    } else if (extras.bring_into_view && row == current_row) {
+    } else if (extras.bring_into_view && row == current_row && height <= 0) {
       // The current row at the column's top (the first row: the column's own top, its formula).
       if (row == 0) ImGui::SetScrollY(0.0f), ui.draw_again = true;
       else scroll_to_here(ui);
     }
+    const ImVec2 card_at = ImGui::GetCursorScreenPos();
     stage_card(lab, next, ui, lab::Step(i), ImVec2(card_w, card_h));
+    if (extras.bring_into_view && row == current_row && height > 0) {
+      // Side by side, the other rows stay where the reader had them: as little scrolling as
+      // shows the whole row (none when it is on screen already).
+      ImGui::ScrollToBringRectIntoView(ImGui::GetCurrentWindow(), ImRect(card_at, ImVec2(card_at.x + card_w, card_at.y + card_h)));
+      ui.draw_again = true;
+    }
     // The explanation right under the current step's row, where the reader's eyes are.
     if ((i - first) % per_row == per_row - 1 || i - first == cards - 1) under(row);
   }

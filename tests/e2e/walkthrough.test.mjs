@@ -135,11 +135,12 @@ test('mouse: clicking Next and clicking a heatmap cell', async () => {
   const { page } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2&step=softmax&query=2');
   await click(page, centre(await findItem(page, { kind: 'button', label: 'Next →' })));
   assert.equal((await page.evaluate(() => window.attentionLab.getState())).step, 'output');
-  // Row q0, column k0 of stage 1: selects query 0 and that stage.
-  await click(page, await cell(page, 'S = QKᵀ', 0, 0));
+  // Row q0, column k0 of stage 3 (on screen above the output's card, which Next brought into
+  // view): selects query 0 and that stage.
+  await click(page, await cell(page, '+ mask', 0, 0));
   const state = await page.evaluate(() => window.attentionLab.getState());
   assert.equal(state.query, '0');
-  assert.equal(state.step, 'scores');
+  assert.equal(state.step, 'mask');
   await page.close();
 });
 

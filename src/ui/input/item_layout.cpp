@@ -3,6 +3,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <utility>
 
@@ -83,6 +84,20 @@ void describe_heatmap(ImGuiID id, float value_em, const std::vector<std::string>
   r->item.col_labels = col_labels;
 }
 
+void describe_grab_spots(ImGuiID id, std::vector<ImVec2> spots, float reach) {
+  Recorded* r = find(id);
+  if (!r) return;  // out of view
+  r->item.grab_spots = std::move(spots);
+  r->item.grab_reach = reach;
+}
+
+bool Item::grabs_at(ImVec2 p) const {
+  if (grabs) return true;
+  for (const ImVec2& s : grab_spots)
+    if (std::hypot(p.x - s.x, p.y - s.y) <= grab_reach) return true;
+  return false;
+}
+
 void begin_frame() {
   g_count = 0;
   g_hint.set = false;
@@ -143,6 +158,7 @@ void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, const ImRect& bb, ImGuiID id
   r.item.value_em = 0;
   r.item.row_labels.clear();
   r.item.col_labels.clear();
+  r.item.grab_spots.clear();
   r.item.min = bb.Min;
   r.item.max = bb.Max;
   r.item.shown_min = ImMax(bb.Min, clip.Min);

@@ -33,6 +33,11 @@ struct Item {
   // the row and column labels it shows, in order.
   float value_em = 0;
   std::vector<std::string> row_labels, col_labels;
+  // Where only parts of it grab (the geometry plane's arrow tips): a drag starting within
+  // `grab_reach` of a spot moves the item, anywhere else scrolls.
+  std::vector<ImVec2> grab_spots;
+  float grab_reach = 0;
+  bool grabs_at(ImVec2 p) const;
 };
 
 // What the next item is, where ImGui cannot tell (and, if `label` is given, its visible text:
@@ -43,6 +48,9 @@ void next_item(ItemKind kind, std::string_view label = {}, bool grabs = false, b
 // What the heatmap drawn as item `id` in this frame writes (Item's value_em and labels).
 void describe_heatmap(ImGuiID id, float value_em, const std::vector<std::string>& row_labels,
                       const std::vector<std::string>& col_labels);
+
+// The spots of item `id` (drawn in this frame) that take a drag (Item's grab_spots).
+void describe_grab_spots(ImGuiID id, std::vector<ImVec2> spots, float reach);
 
 // Called around each frame by the app: a new list starts, and the finished one is kept.
 void begin_frame();
