@@ -42,12 +42,14 @@ void scroll_all_to_top(Memory& ui) {
   ui.draw_again = true;  // the scroll applies when the regions begin again
 }
 
-// Whether the step or the query changed since the last frame: its card comes into view.
+// Whether the step or the query changed since the last frame: its card comes into view. Not
+// while a control is held: dragging an arrow of the geometry plane selects its query, and the
+// plane must stay under the finger.
 bool moved_to_another_step(const lab::State& s, Memory& ui) {
   const bool moved = ui.shown_step != int(s.step) || ui.shown_query != s.query;
   ui.shown_step = int(s.step);
   ui.shown_query = s.query;
-  return moved;
+  return moved && !ImGui::IsAnyItemActive();
 }
 
 // A narrow window (a phone, a tablet): one scrolling column and nothing scrolling inside it.

@@ -1,9 +1,10 @@
 // The dot product as geometry (d_k = 2): the scores step draws queries and keys as arrows in
-// the explanation panel, and dragging an arrow's tip with the mouse edits that row of K (or Q),
-// after which the trace is what float64 computes here from the new matrices.
+// the explanation panel, and dragging an arrow's tip with the mouse (or a finger, on a phone,
+// where a swipe elsewhere on the plane scrolls) edits that row of K (or Q), after which the
+// trace is what float64 computes here from the new matrices.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { findItem, frames, labSession, openLab } from './harness.mjs';
+import { findItem, frames, labSession, launchBrowser, openLab, startServer, swipe } from './harness.mjs';
 
 const session = labSession();
 
@@ -70,4 +71,46 @@ test('without projections, Q = K = V = X: dragging an arrow edits that row of al
   assertScores(await page.evaluate(() => window.attentionLab.trace()), q, q, 1 / Math.sqrt(2));
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('on a phone a swipe across the plane scrolls, and a finger on a tip drags that row', async (t) => {
+  const server = await startServer();
+  const { context, close } = await launchBrowser({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  t.after(async () => { await close(); await server.close(); });
+  const x = '1,0.5,-0.5,1,1.2,0.8,-1,-0.6';
+  const { page, errors } = await openLab(context, server.url, `attn=self&proj=0&n=4&dk=2&causal=0&step=scores&query=0&q=${x}`);
+  const cdp = await context.newCDPSession(page);
+  // The plane, under the first card, brought on screen by a swipe on the card.
+  await swipe(cdp, [200, 700], { dy: -300 });
+  const plane = await findItem(page, { kind: 'plot', label: 'geometry' });
+  // A swipe that starts on the plane's empty top corner scrolls the column and edits nothing.
+  await swipe(cdp, [plane.x + 12, plane.y + 12], { dy: -120 });
+  // Until its glide ends: two reads of the plane's place agree.
+  let y = plane.y;
+  for (let last = NaN; y !== last;) {
+    last = y;
+    await frames(page, 3);
+    y = (await findItem(page, { kind: 'plot', label: 'geometry' })).y;
+  }
+  assert.ok(y < plane.y - 60, `the column scrolled: the plane from ${plane.y} to ${y}`);
+  assert.equal((await page.evaluate(() => window.attentionLab.getState())).q, x, 'nothing edited');
+  // A finger on row 1's tip, (−0.5, 1), moved to (0.5, −1): that row follows it (and becomes
+  // the query, without the column jumping to its card).
+  const at = await pointAt(page);
+  const send = (type, [px, py]) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x: px, y: py }] });
+  await send('touchStart', at([-0.5, 1]));
+  for (let i = 1; i <= 8; i++) {
+    await send('touchMove', at([-0.5 + i / 8, 1 - 2 * i / 8]));
+    await frames(page, 1);
+  }
+  const finger = at([0.5, -1]);
+  await send('touchEnd', finger);
+  await frames(page, 6);
+  // The tip ends under the finger, wherever the plane is drawn now (the numbers written above
+  // it can take another line as they change).
+  const q = rows((await page.evaluate(() => window.attentionLab.getState())).q, 2), old = rows(x, 2);
+  const tip = (await pointAt(page))(q[1]);
+  assert.ok(Math.hypot(tip[0] - finger[0], tip[1] - finger[1]) < 6, `row 1 is now ${q[1]}, its tip at ${tip}, the finger at ${finger}`);
+  for (const j of [0, 2, 3]) assert.deepEqual(q[j], old[j], `row ${j} is unchanged`);
+  assert.deepEqual(errors, []);
 });
