@@ -4,7 +4,7 @@
 // trace is what float64 computes here from the new matrices.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { findItem, frames, labSession, launchBrowser, openLab, startServer, swipe } from './harness.mjs';
+import { findItem, findSteadyItem, frames, labSession, launchBrowser, openLab, startServer, swipe } from './harness.mjs';
 
 const session = labSession();
 
@@ -85,13 +85,7 @@ test('on a phone a swipe across the plane scrolls, and a finger on a tip drags t
   const plane = await findItem(page, { kind: 'plot', label: 'geometry' });
   // A swipe that starts on the plane's empty top corner scrolls the column and edits nothing.
   await swipe(cdp, [plane.x + 12, plane.y + 12], { dy: -120 });
-  // Until its glide ends: two reads of the plane's place agree.
-  let y = plane.y;
-  for (let last = NaN; y !== last;) {
-    last = y;
-    await frames(page, 3);
-    y = (await findItem(page, { kind: 'plot', label: 'geometry' })).y;
-  }
+  const { y } = await findSteadyItem(page, { kind: 'plot', label: 'geometry' });  // its glide ended
   assert.ok(y < plane.y - 60, `the column scrolled: the plane from ${plane.y} to ${y}`);
   assert.equal((await page.evaluate(() => window.attentionLab.getState())).q, x, 'nothing edited');
   // A finger on row 1's tip, (−0.5, 1), moved to (0.5, −1): that row follows it (and becomes

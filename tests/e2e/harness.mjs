@@ -144,6 +144,17 @@ export async function findItem(page, { label, kind, near }, { timeout = 30000 } 
     await frames(page, 2);
   }
 }
+// findItem, once the item stands still: two reads a few frames apart agree on where it is (a
+// region still scrolling to the step's card, or a glide, moves it).
+export async function findSteadyItem(page, query, options) {
+  let item = await findItem(page, query, options);
+  for (let last; !last || last.x !== item.x || last.y !== item.y;) {
+    last = item;
+    await frames(page, 3);
+    item = await findItem(page, query, options);
+  }
+  return item;
+}
 export const centre = (item) => [item.x + item.w / 2, item.y + item.h / 2];
 
 // Frames until `fn` (evaluated in the page, and awaited there) returns something truthy, and

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
-import { webDir, startServer, launchBrowser, openLab, frames, layout, findItem, centre, until, touchTap, swipe, pinch, click,
+import { webDir, startServer, launchBrowser, openLab, frames, layout, findItem, findSteadyItem, centre, until, touchTap, swipe, pinch, click,
          press } from './harness.mjs';
 
 const shots = process.env.ATTN_SCREENSHOT_DIR;  // set to keep the phone and tablet screenshots
@@ -81,7 +81,7 @@ test('Ctrl+wheel zooms the heatmap under the pointer, not the page', async (t) =
   const { context, close } = await launchBrowser();
   t.after(async () => { await close(); await server.close(); });
   const { page } = await openLab(context, server.url, 'n=40&dk=8&step=softmax');
-  const map = await findItem(page, { kind: 'heatmap', label: /softmax/ });
+  const map = await findSteadyItem(page, { kind: 'heatmap', label: /softmax/ });
   const clip = { x: map.x, y: map.y, width: map.w, height: map.h };
   const before = await page.screenshot({ clip });
   await page.mouse.move(...centre(map));
