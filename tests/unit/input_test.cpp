@@ -68,12 +68,19 @@ struct Recorder : TouchTarget {
   void lift() override { ++lifts; }
 };
 
+// Finger 1 down at y = 400 at t = 0, then up to y = 200 in moves of `step` px 16 ms apart;
+// returns the last move's time.
+double swipe_up(Touch& touch, Recorder& r, float step) {
+  touch.start(1, {100, 400}, 0, r);
+  double t = 0;
+  for (float y = 400 - step; y >= 200; y -= step) touch.move(1, {100, y}, t += 0.016, r);
+  return t;
+}
+
 TEST(Touch, ASwipeUpScrollsDownByTheFingersTravelAndGlides) {
   Touch touch;
   Recorder r;
-  touch.start(1, {100, 400}, 0.0, r);
-  double t = 0;
-  for (float y = 390; y >= 200; y -= 10) touch.move(1, {100, y}, t += 0.016, r);
+  const double t = swipe_up(touch, r, 10);
   EXPECT_FLOAT_EQ(r.scrolled.y, 200);  // the content followed the finger, from where it touched
   EXPECT_TRUE(r.taps.empty());
   touch.end(1, {100, 200}, t + 0.008, r);
@@ -86,13 +93,11 @@ TEST(Touch, ASwipeUpScrollsDownByTheFingersTravelAndGlides) {
   EXPECT_FLOAT_EQ(r.overscrolled.y, 0);
 }
 
-// A swipe up of 200 px in `moves` steps 16 ms apart from t = 0, lifted `hold` seconds after
+// A swipe up of 200 px in steps of 20 px 16 ms apart from t = 0, lifted `hold` seconds after
 // its last move; returns how far the content moved in all, glide included.
 float swipe_held(double hold, Recorder& r) {
   Touch touch;
-  touch.start(1, {100, 400}, 0, r);
-  double t = 0;
-  for (float y = 380; y >= 200; y -= 20) touch.move(1, {100, y}, t += 0.016, r);
+  const double t = swipe_up(touch, r, 20);
   touch.end(1, {100, 200}, t + hold, r);
   for (int i = 0; i < 600 && touch.advance(t + hold + 0.016 * (i + 1), r);) ++i;
   return r.scrolled.y;
