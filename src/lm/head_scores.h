@@ -40,8 +40,9 @@ CopyLoss copy_loss(const std::vector<double>& loss, int period);
 Matrix uniform_map(int n);
 
 // A label only where the score says so: "previous-token" at a previous-token score of at
-// least kPreviousToken, "induction" at an induction score (on sentences typed twice) of at
-// least kInduction; both joined by ", "; otherwise "".
+// least kPreviousToken, "induction" at an induction score (on random strings typed twice,
+// where nothing but induction finds the key) of at least kInduction; both joined by ", ";
+// otherwise "".
 inline constexpr double kPreviousToken = 0.4;
 inline constexpr double kInduction = 0.3;
 std::string head_label(double previous_token, double induction);

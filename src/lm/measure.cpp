@@ -90,7 +90,7 @@ json measure(const LanguageModel& m, const Probes& probes) {
                             {"induction_random", random.induction[h]},
                             {"ablated_second_copy_loss", {{"sentences", sentences.ablated_second[h]},
                                                           {"random", random.ablated_second[h]}}},
-                            {"label", head_label(held.previous_token[h], sentences.induction[h])}});
+                            {"label", head_label(held.previous_token[h], random.induction[h])}});
   const int n = m.context();
   out["uniform_head"] = {{"previous_token", previous_token_score(uniform_map(n))},
                          {"induction_sentences", sentences.uniform_induction},

@@ -124,7 +124,6 @@ int train_command(const Args& a) {
   o.seed = std::uint32_t(a.number("seed", int(o.seed)));
   o.lr = float(a.real("lr", o.lr));
   o.init_std = float(a.real("init-std", o.init_std));
-  o.positions_in_qk = a.get("positions", "qk") != "residual";
   o.warmup = a.number("warmup", o.warmup);
   o.mix.random_repeat = a.real("random-repeat", o.mix.random_repeat);
   o.mix.corpus_repeat = a.real("corpus-repeat", o.mix.corpus_repeat);

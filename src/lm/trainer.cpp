@@ -42,7 +42,6 @@ LanguageModel train_model(const Vocabulary& vocab, const std::string& corpus, co
   m.vocab = vocab;
   m.config = model_config(o.layers, o.heads, o.d_model, o.context, vocab.size(), o.seed);
   m.config.init_std = o.init_std;
-  m.config.positions_in_qk = o.positions_in_qk;
   m.params = train::init_params(m.config);
   const std::vector<int> tokens = vocab.encode(corpus), letters = letter_tokens(vocab);
   const int space = vocab.encode(" ").front();
