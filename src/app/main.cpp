@@ -242,7 +242,7 @@ void frame() {
   tools::after_frame();
 
   ++app.frames;
-  if (app.frames == 1) page::first_frame();
+  if (app.frames == 1) page::first_frame(state_object(app.lab.state()));
 #ifndef __EMSCRIPTEN__
   if (!app.options.screenshot.empty() && app.frames >= app.options.frames) {
     app.failed = !write_screenshot(app.options.screenshot.c_str(), fb_w, fb_h);
