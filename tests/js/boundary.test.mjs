@@ -21,8 +21,9 @@ const code = (file) => read(file).split('\n')
   .filter((line) => !/^\s*(\/\/|#)/.test(line))
   .map((line) => line.replace(/\s\/\/\s.*$/, ''))
   .join('\n');
+// A folder's sources, without what the build copies into it (the Python package's site/).
 const sources = (dir, ext) => fs.readdirSync(path.join(root, dir), { recursive: true })
-  .filter((f) => ext.test(f)).map((f) => path.join(dir, f));
+  .filter((f) => ext.test(f) && !f.startsWith('site' + path.sep)).map((f) => path.join(dir, f));
 
 test('the calls: page_api.cpp exports exactly the table\'s, with its types', () => {
   const api = code('src/app/page_api.cpp');
