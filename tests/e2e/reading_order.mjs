@@ -30,11 +30,16 @@ export function sharedServer() {
   return shared;
 }
 
-// The lab at `fragment` on `device`'s screen, in a browser of its own (a fresh profile), served
-// by the file's shared server.
-export async function open(shared, device, fragment) {
-  const browser = await launchBrowser({ viewport: { width: device.width, height: device.height }, deviceScaleFactor: device.scale,
-                                        hasTouch: device.touch, isMobile: !!device.mobile });
+// A browser (a fresh profile) with `device`'s screen.
+export const launchFor = (device) => launchBrowser({ viewport: { width: device.width, height: device.height },
+                                                     deviceScaleFactor: device.scale, hasTouch: device.touch,
+                                                     isMobile: !!device.mobile });
+
+// The lab at `fragment` on `device`'s screen, served by the file's shared server: in a browser of
+// its own, or in a new page of `browser` (launchFor's; then close() closes the page alone).
+export async function open(shared, device, fragment, browser = null) {
+  const own = !browser;
+  if (own) browser = await launchFor(device);
   const { page, errors } = await openLab(browser.context, shared.server.url, fragment);
   const cdp = device.touch ? await browser.context.newCDPSession(page) : null;
   // A tap on a touch screen, a click with the mouse: then the frames that apply it.
@@ -43,7 +48,7 @@ export async function open(shared, device, fragment) {
     else await page.mouse.click(...centre(item));
     await frames(page, 4);
   };
-  return { page, errors, press, cdp, close: () => browser.close() };
+  return { page, errors, press, cdp, close: () => (own ? browser.close() : page.close()) };
 }
 
 export const onScreen = (item, device, top = 0) => item.y >= top - 1 && item.y + item.h <= device.height + 1;
