@@ -26,7 +26,7 @@ command -v zip >/dev/null 2>&1 || die "zip is not installed: run scripts/setup.s
 # The build's own output goes to stderr, so stdout is only the archives' paths.
 "$root/scripts/build.sh" web >&2
 site=build/web
-for f in index.html attention-lab.js attention-lab.wasm attention-relaxed.wasm page-tools.js embed.js attention.js \
+for f in index.html boundary.js page.js load.js attention-lab.js attention-lab.wasm attention-relaxed.wasm page-tools.js embed.js attention.js \
          attention.wasm lesson.html leccion.html lesson.js lesson.css LICENSE THIRD_PARTY_NOTICES.md; do
   [ -e "$site/$f" ] || die "$site/$f is missing after the build"
 done
