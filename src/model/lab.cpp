@@ -42,6 +42,13 @@ void Lab::set_state(State state) {
 }
 
 void Lab::practice_next() {
+  // After the first question, the next is about the next query row: a question about the
+  // screen is then never the last one again (largest_weight, output_row).
+  if (practice_.asked() > 0 && state_.nq > 1) {
+    State next = state_;
+    next.query = (state_.query + 1) % state_.nq;
+    set_state(std::move(next));
+  }
   const practice::Live live{q(), k(), v(), head(), options_.scale, state_.query,
                             [this](int i) { return query_label(i); }, [this](int j) { return key_label(j); },
                             [this](int i, int j) { return mask_reason(i, j); }};
