@@ -40,6 +40,10 @@ void answered(const std::string& event_json) {
   EM_ASM({ if (Module.labAnswered) Module.labAnswered(JSON.parse(UTF8ToString($0))); }, event_json.c_str());
 }
 
+void asked(const std::string& question_json) {
+  EM_ASM({ if (Module.labAsked) Module.labAsked(JSON.parse(UTF8ToString($0))); }, question_json.c_str());
+}
+
 void first_frame() {
   EM_ASM({ if (Module.labReady) Module.labReady(); });
 }
@@ -75,6 +79,7 @@ namespace page {
 void state_changed(const std::string&) {}
 void notes(const std::vector<std::string>&) {}
 void answered(const std::string&) {}
+void asked(const std::string&) {}
 void first_frame() {}
 bool hidden() { return false; }
 std::string initial_fragment() { return ""; }

@@ -15,6 +15,9 @@ void notes(const std::vector<std::string>& notes);
 // The learner answered the practice question (practice::Session::answered_json()): the page's
 // `answer` listeners and its host hear of it.
 void answered(const std::string& event_json);
+// A new practice question is on screen (practice::Session::question_json()): the page's host
+// hears of it, so that a lesson clears the verdict it showed for the last one.
+void asked(const std::string& question_json);
 // The first frame is on screen: resolves attentionLab.ready.
 void first_frame();
 // Whether the page hides the instance as it starts (web/page-tools.js's Module.labHidden; later
