@@ -77,7 +77,9 @@ for (const [file, lang] of [['lesson.html', 'en'], ['leccion.html', 'es']]) {
       const read = Number(lang === 'es' ? mantissa.replace(',', '.') : mantissa);
       const exponent = /10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)/.exec(text);
       const power = exponent ? Number([...exponent[1]].map(c => c === '⁻' ? '-' : '⁰¹²³⁴⁵⁶⁷⁸⁹'.indexOf(c)).join('')) : 0;
-      assert.ok(Math.abs(read * 10 ** power - want) <= 0.006 * Math.abs(want), `${calc}: "${text}" should read ${want}`);
+      // Right to the last digit written: within half a unit of it.
+      const decimals = (/[.,](\d+)/.exec(mantissa)?.[1] ?? '').length;
+      assert.ok(Math.abs(read * 10 ** power - want) <= 0.5 * 10 ** (power - decimals) * (1 + 1e-9), `${calc}: "${text}" should read ${want}`);
       if (lang === 'es' && !Number.isInteger(Number(want.toPrecision(3)))) assert.match(text, /,/, `"${text}" has a decimal comma`);
     }
     assert.deepEqual(errors, []);
