@@ -133,7 +133,7 @@ test('an embedded practice instance raises answer events: wrong, then right', as
     return q.asked === 2 && q;
   });
   // Next question moved on to the next query row (2 → 0), which sees only key 0: its choice.
-  assert.equal(await lab.evaluate(() => window.attentionLab.getState().query), 0);
+  assert.equal(Number(await lab.evaluate(() => window.attentionLab.getState().query)), 0);
   assert.deepEqual(second.choices, [question.choices[0]]);
   // The element's question event: the new question (after the first one, if the panel asked it).
   await page.waitForFunction((id) => window.asked.some((q) => q.id === id), second.id);
