@@ -146,6 +146,10 @@
       notify('answer', event);
       tellHost({ type: MESSAGE.answer, ...event });
     },
+    // A new practice question is on screen: {id, kind, text, choices?, asked, right, answered}.
+    labAsked(question) {
+      tellHost({ type: MESSAGE.question, question });
+    },
     // The page's words follow the interface's language (its <html lang> is set already).
     labLanguage() {
       for (const [attribute, property] of [['data-i18n', 'textContent'], ['data-i18n-title', 'title'], ['data-i18n-label', 'ariaLabel']]) {

@@ -148,7 +148,11 @@ void advance_training(App& app) {
 // Practice mode's buttons: a new question, or the typed or chosen answer to the current one.
 void answer_practice(App& app) {
   ui::Memory& u = app.ui;
-  if (u.practice_next_requested) app.lab.practice_next(), wake();
+  if (u.practice_next_requested) {
+    app.lab.practice_next();
+    page::asked(app.lab.practice().question_json());
+    wake();
+  }
   if (!u.practice_answer.empty()) check_answer(app, u.practice_answer);
   u.practice_next_requested = false;
   u.practice_answer.clear();

@@ -52,6 +52,10 @@ void answered(const std::string& event_json) {
   EM_ASM({ if (Module.labAnswered) Module.labAnswered(JSON.parse(UTF8ToString($0))); }, event_json.c_str());
 }
 
+void asked(const std::string& question_json) {
+  EM_ASM({ if (Module.labAsked) Module.labAsked(JSON.parse(UTF8ToString($0))); }, question_json.c_str());
+}
+
 void language_changed(const char* code) {
   EM_ASM({
     document.documentElement.lang = UTF8ToString($0);

@@ -28,6 +28,9 @@ void notes(const std::vector<std::string>& notes);
 // The learner answered the practice question (practice::Session::answered_json()): the page's
 // `answer` listeners and its host hear of it.
 void answered(const std::string& event_json);
+// A new practice question is on screen (practice::Session::question_json()): the page's host
+// hears of it, so that a lesson clears the verdict it showed for the last one.
+void asked(const std::string& question_json);
 // The interface's language changed ("en", "es"): the page's <html lang> and words follow.
 void language_changed(const char* code);
 // Figure mode: the figure's height in CSS pixels changed (0: not a figure any more); the page

@@ -18,6 +18,7 @@ void state_changed(const std::string&, const std::string&) {}
 void first_frame(const std::string&) {}
 void notes(const std::vector<std::string>&) {}
 void answered(const std::string&) {}
+void asked(const std::string&) {}
 void language_changed(const char*) {}
 void figure_height(double) {}
 void content_height(double) {}

@@ -103,3 +103,24 @@ TEST(NumberText, SignificantAndFixedRoundAsPrintfDocuments) {
   EXPECT_EQ(text::fixed(-1e15, 0), "-1000000000000000");
   EXPECT_EQ(text::fixed(FLT_MAX, 0), "340282346638528859811704183484516925440");
 }
+
+// A typed answer's numbers: a point always, a comma between digits only for a Spanish reader;
+// what separates numbers (a comma and a space, a semicolon, ×, x, brackets) is skipped.
+TEST(NumberText, ReadNumbersTakesTheReadersDecimalMark) {
+  using text::read_numbers;
+  using V = std::vector<double>;
+  EXPECT_EQ(read_numbers("0.8044", false), V({0.8044}));
+  EXPECT_EQ(read_numbers("0.8044", true), V({0.8044}));
+  EXPECT_EQ(read_numbers("0,8044", true), V({0.8044}));
+  EXPECT_EQ(read_numbers("0,8044", false), V({0, 8044}));  // in English a comma separates
+  EXPECT_EQ(read_numbers("2,87; 0", true), V({2.87, 0}));
+  EXPECT_EQ(read_numbers("2,87 0", true), V({2.87, 0}));
+  EXPECT_EQ(read_numbers("[2,87, -0,5]", true), V({2.87, -0.5}));
+  EXPECT_EQ(read_numbers("2.87, 0", true), V({2.87, 0}));
+  EXPECT_EQ(read_numbers("2.87, 0", false), V({2.87, 0}));
+  EXPECT_EQ(read_numbers("8x12", true), V({8, 12}));
+  EXPECT_EQ(read_numbers("2×128×64", false), V({2, 128, 64}));
+  EXPECT_EQ(read_numbers("(8, 12)", true), V({8, 12}));
+  EXPECT_EQ(read_numbers("ninguno", true), V({}));
+  EXPECT_EQ(read_numbers("1e-3", false), V({1e-3}));
+}
