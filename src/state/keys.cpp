@@ -312,11 +312,7 @@ const Key kKeys[] = {
 
 Rows<Key> keys() { return {kKeys, std::size(kKeys)}; }
 
-const Key* find_key(std::string_view name) {
-  for (const Key& k : kKeys)
-    if (name == k.name) return &k;
-  return nullptr;
-}
+const Key* find_key(std::string_view name) { return keys().find(name, &Key::name); }
 
 std::vector<std::string> state_keys() {
   std::vector<std::string> keys;

@@ -33,6 +33,14 @@ struct Rows {
   std::size_t count;
   const Row* begin() const { return first; }
   const Row* end() const { return first + count; }
+
+  // The row whose name (the member `name_of`) is `name`, or null.
+  template <class Name>
+  const Row* find(std::string_view name, Name Row::*name_of) const {
+    for (const Row& row : *this)
+      if (name == row.*name_of) return &row;
+    return nullptr;
+  }
 };
 
 // [SECTION] the link's keys (keys.cpp)

@@ -54,11 +54,7 @@ const TrainKey kTrainKeys[] = {
 
 Rows<TrainKey> train_keys() { return {kTrainKeys, std::size(kTrainKeys)}; }
 
-const TrainKey* find_train_key(std::string_view key) {
-  for (const TrainKey& k : kTrainKeys)
-    if (key == k.key) return &k;
-  return nullptr;
-}
+const TrainKey* find_train_key(std::string_view key) { return train_keys().find(key, &TrainKey::key); }
 
 const char* set_switch(bool& field, std::string_view value) { return parse_name(value, field) ? "" : N_("0 or 1"); }
 
