@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <optional>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "accessibility.h"
@@ -85,11 +86,11 @@ bool parse_args(int argc, char** argv, Options& o) {
 }
 
 // [SECTION] changes of state and their history (history.h)
-// The undo (negative) and redo steps the buttons and keys asked for.
-void step_history(App& app) {
-  for (; app.ui.history_steps < 0; ++app.ui.history_steps)
+// An undo (negative) or redo step the buttons and keys asked for.
+void step_history(App& app, int steps) {
+  for (; steps < 0; ++steps)
     if (std::optional<lab::State> s = app.ui.history.undo(app.lab.state())) app.lab.set_state(std::move(*s));
-  for (; app.ui.history_steps > 0; --app.ui.history_steps)
+  for (; steps > 0; --steps)
     if (std::optional<lab::State> s = app.ui.history.redo(app.lab.state())) app.lab.set_state(std::move(*s));
 }
 
@@ -134,28 +135,49 @@ void report_height(float height, float ui_scale, double& told, void (*tell)(doub
   tell(css);
 }
 
-// view=train: the buttons' requests, then the frame's slice of training while playing. The
-// slice stops after kTrainBudgetMs (a 60 Hz frame), so that with the drawing a frame that
-// trains stays well under 50 ms whatever steps per frame asks.
-constexpr double kTrainBudgetMs = 16;
-void advance_training(App& app) {
-  if (app.ui.train_reset_requested) app.lab.train_reset();
-  for (; app.ui.train_steps_requested > 0; --app.ui.train_steps_requested) app.lab.train_step();
-  app.ui.train_reset_requested = false;
-  if (app.lab.training_running()) app.lab.train_advance(kTrainBudgetMs);
+// A new practice question, on screen and told to the page's host.
+void next_question(App& app) {
+  app.lab.practice_next();
+  page::asked(app.lab.practice().question_json());
+  wake();
 }
 
-// Practice mode's buttons: a new question, or the typed or chosen answer to the current one.
-void answer_practice(App& app) {
-  ui::Memory& u = app.ui;
-  if (u.practice_next_requested) {
-    app.lab.practice_next();
-    page::asked(app.lab.practice().question_json());
-    wake();
-  }
-  if (!u.practice_answer.empty()) check_answer(app, u.practice_answer);
-  u.practice_next_requested = false;
-  u.practice_answer.clear();
+// What the frame asked of the app and of the platform (ui/requests.h), in the order asked.
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+void carry_out(App& app, const ui::Request& request) {
+  namespace r = ui::request;
+  std::visit(Overloaded{
+                 [](const r::Export& e) { tools::deliver_export(e.kind); },
+                 [](const r::OpenLab& o) { page::open_lab(o.fragment); },
+                 [](const r::OpenLesson& o) { page::open_lesson(o.lang.c_str()); },
+                 [](const r::OpenData&) { page::open_data(); },
+                 [&app](const r::History& h) { step_history(app, h.steps); },
+                 [&app](const r::TrainStep&) { app.lab.train_step(); },
+                 [&app](const r::TrainReset&) { app.lab.train_reset(); },
+                 [&app](const r::MeasureAgain&) { app.lab.measure_again(); },
+                 [&app](const r::PracticeNext&) { next_question(app); },
+                 [&app](const r::PracticeAnswer& a) { check_answer(app, a.json); },
+                 [](const r::DrawAgain&) {},  // the wake() below is all it asks
+             },
+             request);
+  wake();  // what was asked shows in the next frames
+}
+
+// The frame's slices of training (while playing) and of view=cost's measurement. A slice stops
+// after kSliceBudgetMs (a 60 Hz frame), so that with the drawing a frame that trains or
+// measures stays well under 50 ms whatever steps per frame asks; a slice that moved draws again.
+constexpr double kSliceBudgetMs = 16;
+void advance_runs(App& app) {
+  const std::uint64_t trained = app.lab.training().version(), measured = app.lab.experiment().version();
+  if (app.lab.training_running()) app.lab.train_advance(kSliceBudgetMs);
+  app.lab.measure(kSliceBudgetMs);
+  if (app.lab.training().version() != trained || app.lab.experiment().version() != measured) wake();
 }
 
 // Whether the next frame has something to draw; when not, the browser's loop rests (app.h).
@@ -192,8 +214,8 @@ void follow_screen(App& app) {
   }
 }
 
-// The interface, drawn into ImGui's lists: returns the state it asks for.
-lab::State draw_interface(App& app) {
+// The interface, drawn into ImGui's lists: returns the state and the requests it asks for.
+ui::Frame draw_interface(App& app) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   web_input::before_new_frame();
@@ -204,12 +226,11 @@ lab::State draw_interface(App& app) {
   ImGui::NewFrame();
   web_input::after_new_frame();
   ui::input::begin_frame();
-  lab::State next = ui::draw(app.lab, app.ui);
-  if (std::exchange(app.ui.draw_again, false)) wake();
+  ui::Frame drawn = ui::draw(app.lab, app.ui);
   ImGui::Render();
   ui::input::end_frame();
   web_input::after_frame();
-  return next;
+  return drawn;
 }
 
 // ImGui's lists onto the screen; the figure's and the column's heights to the page.
@@ -226,24 +247,14 @@ void present(App& app) {
 }
 
 // What the frame asked for, after it was drawn: the person's change of state (one
-// recomputation at most), undo and redo, training and measuring slices, practice, and the
-// page's table and exports.
-void carry_out_requests(App& app, lab::State next) {
+// recomputation at most), then its requests (undo and redo, training and measuring, practice,
+// exports and links), the change told to the page once, and the page's table and exports.
+void carry_out_frame(App& app, ui::Frame drawn) {
   // A gesture is a drag, or a button held down, on an item (one undo for the whole drag); a
   // value typed into a field is an edit of its own.
-  change_state(app, std::move(next), ImGui::IsAnyItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Left));
-  step_history(app);
+  change_state(app, std::move(drawn.next), ImGui::IsAnyItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Left));
+  for (const ui::Request& request : drawn.requests) carry_out(app, request);
   publish_change(app);
-  const std::uint64_t trained = app.lab.training().version();
-  advance_training(app);
-  if (app.lab.training().version() != trained) wake();
-  // view=cost: a slice of the measurement, as training's (the last slice wakes the final frames).
-  const std::uint64_t measured = app.lab.experiment().version();
-  if (app.ui.measure_again_requested) app.lab.measure_again();
-  app.ui.measure_again_requested = false;
-  answer_practice(app);
-  app.lab.measure(kTrainBudgetMs);
-  if (app.lab.experiment().version() != measured) wake();
   tools::after_frame();
 }
 
@@ -259,7 +270,7 @@ void finish_command_line(App& app) {
   }
   if (const std::string& kind = app.options.export_kind; !kind.empty()) {
     const auto export_kind = kind == "png" ? ui::ExportKind::png : kind == "csv" ? ui::ExportKind::csv : ui::ExportKind::json;
-    app.failed = !ui::run_export(app.lab, app.ui, export_kind);
+    app.failed = !tools::deliver_export(export_kind);
     std::fprintf(stderr, "attention-lab: %s\n", app.ui.export_message.c_str());
     glfwSetWindowShouldClose(app.window, GLFW_TRUE);
   }
@@ -280,9 +291,10 @@ void frame() {
   if (!busy(app)) return rest();
   app.pending = std::max(0, app.pending - 1);
 
-  lab::State next = draw_interface(app);
+  ui::Frame drawn = draw_interface(app);
   present(app);
-  carry_out_requests(app, std::move(next));
+  carry_out_frame(app, std::move(drawn));
+  advance_runs(app);
   ++app.frames;
   if (app.frames == 1) page::first_frame(state_object(app.lab.state()));
 #ifndef __EMSCRIPTEN__

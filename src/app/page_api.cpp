@@ -172,7 +172,7 @@ PAGE_API const char* lab_export_text(int kind) {
 // embed code (ui::ExportKind's numbers).
 PAGE_API void lab_export(int kind) {
   if (ui::ExportKind(kind) == ui::ExportKind::png) tools::request_png();
-  else if (kind > 0 && kind <= int(ui::ExportKind::embed)) ui::run_export(g_app->lab, g_app->ui, ui::ExportKind(kind));
+  else if (kind > 0 && kind <= int(ui::ExportKind::embed)) tools::deliver_export(ui::ExportKind(kind));
   wake();  // the Export menu's message
 }
 

@@ -56,7 +56,7 @@ struct Preferences {
 };
 Preferences preferences();
 
-// [SECTION] export, links and accessibility (the platform's side of ui::Memory's services)
+// [SECTION] export, links and accessibility (the platform's side of the frame's requests, requests.h)
 // A file the Export menu made: a download in the browser, a file in the working directory natively.
 ui::ExportOutcome save(const ui::ExportFile& file);
 // Text to the clipboard; returns what the Export menu says meanwhile (the browser answers

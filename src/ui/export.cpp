@@ -1,4 +1,4 @@
-// [SECTION] file contents (CSV, JSON, embed code), [SECTION] running an export,
+// [SECTION] file contents (CSV, JSON, embed code), [SECTION] making an export,
 // [SECTION] the Export menu.
 #include "export.h"
 
@@ -139,39 +139,26 @@ std::string embed_code(const lab::State& state) {
   return line;
 }
 
-// [SECTION] running an export --------------------------------------------------------------
+// [SECTION] making an export ---------------------------------------------------------------
 
-bool run_export(const lab::Lab& lab, Memory& ui, ExportKind kind) {
-  ExportFile file;
+ExportMade make_export(const lab::Lab& lab, const Memory& ui, ExportKind kind) {
   switch (kind) {
     case ExportKind::png: {
       Figure figure;
-      if (std::string why = shown_figure(lab, ui, figure); !why.empty()) {
-        ui.export_message = why;
-        return false;
-      }
+      if (std::string why = shown_figure(lab, ui, figure); !why.empty()) return {{}, {}, why};
       std::vector<unsigned char> rgba;
       int width = 0, height = 0;
       draw_figure(figure, rgba, width, height);
       const lab::State& s = lab.state();
-      file.name = "attention-lab-" + std::string(s.view == lab::View::compare ? "compare" : lab::step_name(s.step)) + ".png";
-      file.mime = "image/png";
-      file.bytes = encode_png(rgba, width, height, {{"Title", figure.title}, {"Link", figure.link}});
-      break;
+      const std::string name =
+          "attention-lab-" + std::string(s.view == lab::View::compare ? "compare" : lab::step_name(s.step)) + ".png";
+      return {{name, "image/png", encode_png(rgba, width, height, {{"Title", figure.title}, {"Link", figure.link}})}, {}, {}};
     }
-    case ExportKind::csv:
-      file = {"attention-lab-matrices.csv", "text/csv", matrices_csv(lab)};
-      break;
-    case ExportKind::json:
-      file = {"attention-lab.json", "application/json", state_json(lab)};
-      break;
-    case ExportKind::embed:
-      ui.export_message = ui.copy ? ui.copy(embed_code(lab.state())) : "";
-      return bool(ui.copy);
+    case ExportKind::csv: return {{"attention-lab-matrices.csv", "text/csv", matrices_csv(lab)}, {}, {}};
+    case ExportKind::json: return {{"attention-lab.json", "application/json", state_json(lab)}, {}, {}};
+    case ExportKind::embed: return {{}, embed_code(lab.state()), {}};
   }
-  const ExportOutcome outcome = ui.save ? ui.save(file) : ExportOutcome{};
-  ui.export_message = outcome.message;
-  return outcome.ok;
+  return {};
 }
 
 // [SECTION] the Export menu -----------------------------------------------------------------
@@ -190,14 +177,14 @@ void export_menu(const lab::Lab& lab, Memory& ui) {
   const lab::State& s = lab.state();
   const std::string png = s.view == lab::View::compare ? tr("Heatmap in use (PNG)")
                                               : i18n::format(tr("Heatmap of stage %d (PNG)"), int(s.step));
-  if (ImGui::Selectable(png.c_str(), false, ImGuiSelectableFlags_DontClosePopups)) run_export(lab, ui, ExportKind::png);
-  if (ImGui::Selectable(tr("Matrices Q K V, scores, weights, output (CSV)"), false, ImGuiSelectableFlags_DontClosePopups))
-    run_export(lab, ui, ExportKind::csv);
-  if (ImGui::Selectable(tr("State and trace (JSON)"), false, ImGuiSelectableFlags_DontClosePopups))
-    run_export(lab, ui, ExportKind::json);
+  const auto item = [&ui](const char* label, ExportKind kind) {
+    if (ImGui::Selectable(label, false, ImGuiSelectableFlags_DontClosePopups)) ui.requests.emplace_back(request::Export{kind});
+  };
+  item(png.c_str(), ExportKind::png);
+  item(tr("Matrices Q K V, scores, weights, output (CSV)"), ExportKind::csv);
+  item(tr("State and trace (JSON)"), ExportKind::json);
   ImGui::Separator();
-  if (ImGui::Selectable(tr("Copy embed code"), false, ImGuiSelectableFlags_DontClosePopups))
-    run_export(lab, ui, ExportKind::embed);
+  item(tr("Copy embed code"), ExportKind::embed);
   // The line itself, selectable: where the clipboard is refused it can be copied by hand.
   std::string code = embed_code(s);
   ImGui::PushFont(fonts().mono);

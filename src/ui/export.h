@@ -2,7 +2,7 @@
 // shown head's matrices as CSV, the state and trace as JSON, and the <attention-lab …> line
 // that embeds it.
 // The files are built here; the app delivers them (a file beside the working directory
-// natively, a download in the browser) through Memory::save and Memory::copy.
+// natively, a download in the browser; the clipboard) when the frame's request::Export asks.
 #pragma once
 
 #include <string>
@@ -40,11 +40,17 @@ std::string state_json(const lab::Lab& lab);
 // looks like the screen whatever the host's preference.
 std::string embed_code(const lab::State& state);
 
-// Builds the file (the PNG from the heatmap of the current stage as last drawn, with its title,
-// labels, values, colour scale and the configuration's link) and hands it to ui.save or
-// ui.copy; the message they return is shown in the Export menu. True when the file was
-// handed over (--export's exit status).
-bool run_export(const lab::Lab& lab, Memory& ui, ExportKind kind);
+// What an export made, for the platform to deliver: a file to save (PNG, CSV, JSON), the
+// embed code to copy, or why nothing was made (the sentence the Export menu shows).
+struct ExportMade {
+  ExportFile file;
+  std::string text_to_copy;
+  std::string refusal;
+};
+// Builds the file: the PNG from the heatmap of the current stage as last drawn (with its title,
+// labels, values, colour scale and the configuration's link), the CSV, the JSON, or the embed
+// code.
+ExportMade make_export(const lab::Lab& lab, const Memory& ui, ExportKind kind);
 // The header's "Export" button (its width, to lay out the header) and its menu.
 float export_button_width();
 void export_menu(const lab::Lab& lab, Memory& ui);

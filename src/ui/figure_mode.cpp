@@ -28,8 +28,7 @@ bool is_stage(std::string_view part, lab::Step& step) {
 // arithmetic's lines, a control's labels. 0: a part that takes a row of its own.
 float min_width(const lab::State& s, std::string_view part) {
   lab::Step step;
-  if (part == "header" || part == "steps" || part == "view" || lab::is_experiment_view(s.view)) return 0;
-  if (part == "input") return 560;
+  if (lab::is_experiment_view(s.view)) return 0;
   if (is_stage(part, step)) return 280;
   if (part == "arithmetic" || part == "practice") return 330;
   if (part == "geometry") return 300;
@@ -104,10 +103,10 @@ void open_in_full_lab(const lab::Lab& lab, Memory& ui) {
   ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - w));
   ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
   ImGui::PushStyleColor(ImGuiCol_Text, palette().accent);
-  if (ImGui::Button(label) && ui.open_lab) {
+  if (ImGui::Button(label)) {
     lab::State full = lab.state();
     full.figure.clear();
-    ui.open_lab(lab::to_fragment(full));
+    ui.requests.emplace_back(request::OpenLab{lab::to_fragment(full)});
   }
   ImGui::PopStyleColor(2);
 }

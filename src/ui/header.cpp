@@ -58,12 +58,12 @@ float history_buttons_width() {
 }
 void history_buttons(Memory& ui) {
   ImGui::BeginDisabled(!ui.history.can_undo());
-  if (ImGui::Button(tr(kUndo))) --ui.history_steps;
+  if (ImGui::Button(tr(kUndo))) ui.requests.emplace_back(request::History{-1});
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tr("Undo the last edit (Ctrl+Z)"));
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(!ui.history.can_redo());
-  if (ImGui::Button(tr(kRedo))) ++ui.history_steps;
+  if (ImGui::Button(tr(kRedo))) ui.requests.emplace_back(request::History{1});
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tr("Redo what was undone (Ctrl+Shift+Z)"));
   ImGui::EndDisabled();
 }
@@ -72,7 +72,7 @@ constexpr const char* kLesson = N_("Lesson");
 void lesson_button(Memory& ui) {
   ImGui::PushStyleColor(ImGuiCol_Button, palette().accent);
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
-  if (ImGui::Button(tr(kLesson))) ui.open_lesson(i18n::code(i18n::language()));
+  if (ImGui::Button(tr(kLesson))) ui.requests.emplace_back(request::OpenLesson{i18n::code(i18n::language())});
   ImGui::PopStyleColor(2);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("A guided lesson: from the dot product to a model learning to attend"));
 }
@@ -164,7 +164,7 @@ void narrow_header(const lab::Lab& lab, lab::State& next, Memory& ui) {
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(style.ItemSpacing.x, std::min(style.ItemSpacing.y, 4 * ImGui::GetFontSize() / 16)));
   const float right = ImGui::GetWindowContentRegionMax().x;
   const float menu_w = ImGui::CalcTextSize(kMenu, nullptr, true).x + style.FramePadding.x * 2;
-  const float lesson_w = ui.open_lesson ? ImGui::CalcTextSize(tr(kLesson)).x + style.FramePadding.x * 2 + style.ItemSpacing.x : 0;
+  const float lesson_w = ui.lesson_offered ? ImGui::CalcTextSize(tr(kLesson)).x + style.FramePadding.x * 2 + style.ItemSpacing.x : 0;
   // Undo and Redo on the title's line where they fit (a tablet), else in the menu.
   const float title_end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + style.ItemSpacing.x;
   const bool history_inline = title_end + history_buttons_width() + style.ItemSpacing.x + lesson_w + menu_w <= right;
@@ -173,7 +173,7 @@ void narrow_header(const lab::Lab& lab, lab::State& next, Memory& ui) {
     history_buttons(ui);
     ImGui::SameLine();
   }
-  if (ui.open_lesson) {
+  if (ui.lesson_offered) {
     lesson_button(ui);
     ImGui::SameLine();
   }
@@ -197,8 +197,8 @@ void narrow_header(const lab::Lab& lab, lab::State& next, Memory& ui) {
         ImGui::CloseCurrentPopup();
       }
     }
-    if (ui.open_data && ImGui::Button(tr("Open data…"), ImVec2(width, 0))) {
-      ui.open_data();
+    if (ui.open_data_offered && ImGui::Button(tr("Open data…"), ImVec2(width, 0))) {
+      ui.requests.emplace_back(request::OpenData{});
       ImGui::CloseCurrentPopup();
     }
     export_menu(lab, ui);
@@ -237,7 +237,7 @@ void header(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const ImGuiStyle& style = ImGui::GetStyle();
   // The front door for a student: the guided lesson, one tap from the lab. First of the
   // buttons on the right.
-  const float lesson_w = ui.open_lesson ? ImGui::CalcTextSize(tr(kLesson)).x + style.FramePadding.x * 2 + style.ItemSpacing.x : 0;
+  const float lesson_w = ui.lesson_offered ? ImGui::CalcTextSize(tr(kLesson)).x + style.FramePadding.x * 2 + style.ItemSpacing.x : 0;
   const float buttons_w = view_w + ImGui::CalcTextSize(theme_label).x + ImGui::CalcTextSize(lang_label).x +
                           style.FramePadding.x * 4 + style.ItemSpacing.x * 4 + export_button_width() +
                           about_button_width() + history_buttons_width() + lesson_w;
@@ -256,7 +256,7 @@ void header(const lab::Lab& lab, lab::State& next, Memory& ui) {
   // The buttons at the right of the title line, or on a line of their own where they would
   // cover the title (a narrow embed).
   if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + style.ItemSpacing.x <= buttons_x) ImGui::SameLine(buttons_x);
-  if (ui.open_lesson) {
+  if (ui.lesson_offered) {
     lesson_button(ui);
     ImGui::SameLine();
   }
@@ -316,7 +316,8 @@ void keyboard(const lab::Lab& lab, lab::State& next, Memory& ui) {
   if (keys.empty() || ImGui::GetIO().WantTextInput || ImGui::IsAnyItemActive()) return;
   // Undo and redo wherever the focus is; the other keys are the zones'.
   const auto history_key = [](Memory::Key key) { return key == Memory::Key::undo || key == Memory::Key::redo; };
-  for (Memory::Key key : keys) ui.history_steps += key == Memory::Key::undo ? -1 : key == Memory::Key::redo ? 1 : 0;
+  for (Memory::Key key : keys)
+    if (history_key(key)) ui.requests.emplace_back(request::History{key == Memory::Key::undo ? -1 : 1});
   keys.erase(std::remove_if(keys.begin(), keys.end(), history_key), keys.end());
   if (keys.empty()) return;
   ui.show_focus = true;

@@ -92,7 +92,7 @@ void inputs(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::State& s = lab.state();
   section(N_("Example"));
   // Your own Q, K, V (docs/loading-data.md): where the inputs are chosen.
-  if (ui.open_data && ImGui::Button(tr("Open data…"))) ui.open_data();
+  if (ui.open_data_offered && ImGui::Button(tr("Open data…"))) ui.requests.emplace_back(request::OpenData{});
   const lab::Preset* current = lab::find_preset(s.preset);
   ImGui::SetNextItemWidth(-1);
   const char* preset_shown = current ? tr(current->title) : tr("Custom");

@@ -39,7 +39,7 @@ void scroll_all_to_top(Memory& ui) {
   ImGuiContext& g = *ImGui::GetCurrentContext();
   for (ImGuiWindow* w : g.Windows)
     if (!(w->Flags & ImGuiWindowFlags_Popup)) ImGui::SetScrollY(w, 0), ImGui::SetScrollX(w, 0);
-  ui.draw_again = true;  // the scroll applies when the regions begin again
+  ui.requests.emplace_back(request::DrawAgain{});  // the scroll applies when the regions begin again
 }
 
 // Whether the step or the query changed since the last frame: its card comes into view. Not
@@ -82,7 +82,7 @@ void column(const lab::Lab& lab, lab::State& next, Memory& ui, ImVec2 avail, Que
     compare_scales(lab, next, ui, ui.fit_content ? 420 * scale : std::max(avail.y * 0.62f, 420 * scale));
     explanation();
   } else if (s.step == lab::Step::input) {
-    if (bring) ImGui::SetScrollY(0.0f), ui.draw_again = true;
+    if (bring) ImGui::SetScrollY(0.0f), ui.requests.emplace_back(request::DrawAgain{});
     projections(lab, next, ui, 0);
     ImGui::Spacing();
     explanation();
@@ -102,7 +102,7 @@ void column(const lab::Lab& lab, lab::State& next, Memory& ui, ImVec2 avail, Que
 
 void scroll_to_here(Memory& ui) {
   ImGui::SetScrollY(std::max(0.0f, ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y));
-  ui.draw_again = true;  // the scroll applies when the region begins again
+  ui.requests.emplace_back(request::DrawAgain{});  // the scroll applies when the region begins again
 }
 
 const char* device_hint(const Memory& ui, const char* pointer, const char* touch) {
@@ -120,7 +120,10 @@ void text_wrapped(std::string_view text) {
   ImGui::TextUnformatted(lines.data(), lines.data() + lines.size());
 }
 
-lab::State draw(const lab::Lab& lab, Memory& ui) {
+namespace {
+
+// The window's panels: a figure's parts, or the whole lab side by side or in one column.
+lab::State draw_panels(const lab::Lab& lab, Memory& ui) {
   lab::State next = lab.state();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const ImGuiWindowFlags window = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
@@ -188,6 +191,14 @@ lab::State draw(const lab::Lab& lab, Memory& ui) {
   keyboard(lab, next, ui);
   ImGui::End();
   return next;
+}
+
+}  // namespace
+
+Frame draw(const lab::Lab& lab, Memory& ui) {
+  ui.requests.clear();
+  lab::State next = draw_panels(lab, ui);
+  return {std::move(next), std::exchange(ui.requests, {})};
 }
 
 }  // namespace ui

@@ -27,7 +27,7 @@ void measured_card(Memory& ui, const std::string& id, float width, float height,
   float& known = ui.part_heights[id];
   if (std::fabs(known - needed) > 0.5f) {
     known = needed;
-    ui.draw_again = true;
+    ui.requests.emplace_back(request::DrawAgain{});
   }
 }
 

@@ -31,7 +31,7 @@ void practice(const lab::Lab& lab, lab::State&, Memory& ui) {
   ImGui::TextUnformatted(tr("Practice"));
   ImGui::PopFont();
   if (session.asked() == 0) {  // the first question comes after this frame
-    ui.practice_next_requested = true;
+    ui.requests.emplace_back(request::PracticeNext{});
     return;
   }
   ImGui::SameLine();
@@ -44,7 +44,7 @@ void practice(const lab::Lab& lab, lab::State&, Memory& ui) {
     if (!q.choices.empty()) {
       for (std::size_t c = 0; c < q.choices.size(); ++c) {
         if (c) ImGui::SameLine();
-        if (ImGui::Button(q.choices[c].c_str())) ui.practice_answer = nlohmann::json(int(c)).dump();
+        if (ImGui::Button(q.choices[c].c_str())) ui.requests.emplace_back(request::PracticeAnswer{nlohmann::json(int(c)).dump()});
       }
     } else {
       ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(tr("Check")).x -
@@ -58,7 +58,7 @@ void practice(const lab::Lab& lab, lab::State&, Memory& ui) {
                                                   ImGuiInputTextFlags_EnterReturnsTrue);
       ImGui::SameLine();
       if ((ImGui::Button(tr("Check")) || enter) && ui.practice_input[0] != 0)
-        ui.practice_answer = nlohmann::json(std::string(ui.practice_input)).dump();
+        ui.requests.emplace_back(request::PracticeAnswer{nlohmann::json(std::string(ui.practice_input)).dump()});
       ImGui::TextColored(palette().muted_text, "%s", several ? tr("Numbers separated by commas.") : "");
     }
     if (!ui.practice_error.empty()) ImGui::TextColored(palette().accent, "%s", ui.practice_error.c_str());
@@ -71,7 +71,7 @@ void practice(const lab::Lab& lab, lab::State&, Memory& ui) {
   ImGui::Text(tr("The answer: %s"), q.expected_text.c_str());
   text_wrapped(q.explanation);
   if (ImGui::Button(tr("Next question"))) {
-    ui.practice_next_requested = true;
+    ui.requests.emplace_back(request::PracticeNext{});
     ui.practice_input[0] = 0;
     ui.practice_error.clear();
   }

@@ -151,7 +151,7 @@ void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height, con
       ImGui::SameLine(0, gap);
     } else if (extras.bring_into_view && row == current_row && height <= 0) {
       // The current row at the column's top (the first row: the column's own top, its formula).
-      if (row == 0) ImGui::SetScrollY(0.0f), ui.draw_again = true;
+      if (row == 0) ImGui::SetScrollY(0.0f), ui.requests.emplace_back(request::DrawAgain{});
       else scroll_to_here(ui);
     }
     const ImVec2 card_at = ImGui::GetCursorScreenPos();
@@ -160,7 +160,7 @@ void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height, con
       // Side by side, the other rows stay where the reader had them: as little scrolling as
       // shows the whole row (none when it is on screen already).
       ImGui::ScrollToBringRectIntoView(ImGui::GetCurrentWindow(), ImRect(card_at, ImVec2(card_at.x + card_w, card_at.y + card_h)));
-      ui.draw_again = true;
+      ui.requests.emplace_back(request::DrawAgain{});
     }
     // The explanation right under the current step's row, where the reader's eyes are.
     if ((i - first) % per_row == per_row - 1 || i - first == cards - 1) under(row);

@@ -13,6 +13,7 @@
 #include "history.h"
 #include "i18n.h"
 #include "lab.h"
+#include "requests.h"
 
 namespace ui {
 
@@ -48,30 +49,20 @@ struct Memory {
   // The reader's system settings (the page's media queries in the browser).
   bool prefers_dark = false, reduced_motion = false;
   bool touch_screen = false;  // a coarse pointer: larger targets (theme.h)
-  // Export (export.h): the app delivers files and copied text for its platform; each returns
-  // the sentence the Export menu shows ("Saved to …", "Copied …"), a file also whether it went.
-  std::function<ExportOutcome(const ExportFile&)> save;
-  std::function<std::string(const std::string&)> copy;
-  std::string export_message;
-  // view=train's buttons: what the app does to the runs after the frame (the views read a
-  // const Lab).
-  int train_steps_requested = 0;
-  bool train_reset_requested = false;
-  bool measure_again_requested = false;  // view=cost's "Measure again"
+  std::string export_message;  // the Export menu's last outcome ("Saved to …", "Copied …")
+  // What the platform offers beside the lab: the header's "Lesson" (the browser's page, where a
+  // lesson is beside it) and "Open data…" (its file chooser, in a page of its own).
+  bool lesson_offered = false, open_data_offered = false;
   // Undo and redo (history.h): the app records every change and applies the steps asked for
   // by the header's buttons and the keys (negative: undo) after the frame.
   lab::History history;
-  int history_steps = 0;
-  // Practice mode (practice.cpp): the typed answer, the answer the app checks after the frame
-  // (JSON text; "" none), a new question asked for, and why the last answer could not be read.
+  // Practice mode (practice.cpp): the typed answer, and why the last answer could not be read.
   char practice_input[128] = {};
-  std::string practice_answer;
-  bool practice_next_requested = false;
   std::string practice_error;
   // Figure mode (the link's `figure`, figure_mode.cpp): the content height each card part
   // needed when last drawn (ImGui 1.86's child windows do not size themselves), the whole
   // figure's height in the last frame (0: not a figure), the experiment view's part being
-  // drawn ("": all of it), and how the platform opens the full lab at a fragment.
+  // drawn ("": all of it).
   std::map<std::string, float> part_heights;
   float figure_height = 0;
   // The whole lab in its one scrolling column: the height that shows all of it (0 side by
@@ -79,17 +70,7 @@ struct Memory {
   // output) is told, as of a figure's height.
   float content_height = 0;
   bool fit_content = false;  // the host sizes the frame to content_height: one column always
-  // A part's measured height changed in this frame: the app draws one more (it rests when
-  // nothing asks for a frame), so that the figure settles at its new size.
-  bool draw_again = false;
   std::string section;
-  std::function<void(const std::string&)> open_lab;
-  // The header's "Lesson": opens the lesson beside the page in the language shown; empty
-  // where there is none (the desktop program, a notebook's output).
-  std::function<void(const char* lang)> open_lesson;
-  // "Open data…" (the inputs' Example section, a narrow header's ☰): the page's file chooser
-  // (web/load.js); empty where there is none (an embedded instance, the desktop program).
-  std::function<void()> open_data;
   // The narrow window's reading order (layout.cpp): the header went narrow (its formula is the
   // column's first line); the ☰ menu asked for the inputs (opened and brought into view); the
   // view, step and query last shown, so that a new view starts at its top and a new step or
@@ -97,13 +78,16 @@ struct Memory {
   bool header_narrow = false;
   bool show_inputs = false;
   int shown_view = -1, shown_step = -1, shown_query = -1;
+  // The frame's requests (requests.h) as the panels make them; draw() hands them out, so that
+  // nothing here outlives its frame.
+  std::vector<Request> requests;
 };
 
 // The formula the lab computes, as the header shows it.
 inline constexpr const char* kFormula = "softmax(QKᵀ / √d_k) · V";
 
-// One frame: every panel laid out in the window. Returns the next state.
-lab::State draw(const lab::Lab& lab, Memory& ui);
+// One frame: every panel laid out in the window. Returns the next state and the requests.
+Frame draw(const lab::Lab& lab, Memory& ui);
 
 // A hint for the device in hand: what to do with a mouse and keys, or with a finger
 // (ui.touch_screen), both messages (translated here).

@@ -86,7 +86,7 @@ void controls(const experiments::CostData& d, const lab::State& s, lab::State& n
     ImGui::ProgressBar(float(d.progress), ImVec2(std::min(ImGui::GetContentRegionAvail().x, 520 * scale), 0),
                        d.activity.c_str());
   } else {
-    if (ImGui::Button(tr("↻ Measure again"))) ui.measure_again_requested = true;
+    if (ImGui::Button(tr("↻ Measure again"))) ui.requests.emplace_back(request::MeasureAgain{});
     ImGui::SameLine();
     if (ImGui::Button(tr("Clear"))) next.run = false;
   }

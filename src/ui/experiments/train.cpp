@@ -115,9 +115,9 @@ void play_controls(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::State& s = lab.state();
   if (ImGui::Button(s.play ? tr("❚❚ Pause") : tr("▶ Play"))) next.play = !s.play;
   ImGui::SameLine();
-  if (ImGui::Button(tr("Step"))) ++ui.train_steps_requested, next.play = false;
+  if (ImGui::Button(tr("Step"))) ui.requests.emplace_back(request::TrainStep{}), next.play = false;
   ImGui::SameLine();
-  if (ImGui::Button(tr("Reset"))) ui.train_reset_requested = true;
+  if (ImGui::Button(tr("Reset"))) ui.requests.emplace_back(request::TrainReset{});
   int spf = s.steps_per_frame;
   if (slider(tr("steps / frame"), &spf, 1, lab::TrainLimits::max_steps_per_frame, field_w(), ImGuiSliderFlags_Logarithmic))
     next.steps_per_frame = spf;
