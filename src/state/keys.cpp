@@ -27,9 +27,10 @@ std::string names_text() {
   return text;
 }
 
+// A choice among E's names; a bad value's sentence lists them all.
 template <class E>
-std::string read_name(Reading& r, E& field, const char* expected) {
-  return parse_name(r.value, field) ? "" : r.expected(expected);
+std::string read_name(Reading& r, E& field) {
+  return parse_name(r.value, field) ? "" : r.expected_text(names_text<E>());
 }
 std::string read_switch(Reading& r, bool& field) {
   const char* expected = set_switch(field, r.value);
@@ -116,7 +117,7 @@ using R = Reading;
 const Key kKeys[] = {
     {"preset", nullptr, [](const S& s) { return s.preset; },
      [](const S& s, const S&, bool) { return find_preset(s.preset) != nullptr; }, keep<&S::preset>, false},
-    {"attn", [](S& s, R& r) { return read_name(r, s.kind, N_("self or cross")); }, name_text<&S::kind>,
+    {"attn", [](S& s, R& r) { return read_name(r, s.kind); }, name_text<&S::kind>,
      changed<&S::kind>, keep<&S::kind>, true},
     {"n", [](S& s, R& r) { return read_size(r, &s.nq, &s.nk); }, whole_text<&S::nq>, n_alone, keep<&S::nq, &S::nk>, true,
      used_by(View::tiling)},
@@ -163,7 +164,7 @@ const Key kKeys[] = {
      },
      [](const S& s) { return s.scale == attn::ScaleMode::custom ? text::shortest(s.custom_scale) : name_of(s.scale); },
      changed<&S::scale, &S::custom_scale>, keep<&S::scale, &S::custom_scale>, true},
-    {"causal", [](S& s, R& r) { return read_name(r, s.causal, N_("0, 1 or br")); }, name_text<&S::causal>,
+    {"causal", [](S& s, R& r) { return read_name(r, s.causal); }, name_text<&S::causal>,
      changed<&S::causal>, keep<&S::causal>, true},
     {"pad",
      [](S& s, R& r) {
@@ -208,7 +209,7 @@ const Key kKeys[] = {
     {"wq", read_matrix<&S::wq>, matrix_text<&S::wq>, matrix_changed<&S::wq, true>, keep<&S::wq>, true, 0, &S::wq},
     {"wk", read_matrix<&S::wk>, matrix_text<&S::wk>, matrix_changed<&S::wk, true>, keep<&S::wk>, true, 0, &S::wk},
     {"wv", read_matrix<&S::wv>, matrix_text<&S::wv>, matrix_changed<&S::wv, true>, keep<&S::wv>, true, 0, &S::wv},
-    {"step", [](S& s, R& r) { return read_name(r, s.step, N_("input, scores, scale, mask, softmax or output")); },
+    {"step", [](S& s, R& r) { return read_name(r, s.step); },
      name_text<&S::step>, changed<&S::step>, keep<&S::step>, false},
     {"query", [](S& s, R& r) { return read_row(r, s.query); }, whole_text<&S::query>, changed<&S::query>,
      keep<&S::query>, false},
@@ -226,17 +227,17 @@ const Key kKeys[] = {
      },
      whole_text<&S::head>, [](const S& s, const S&, bool all) { return all && loaded_head_count(s) > 1; },
      keep<&S::head>, true},
-    {"view", [](S& s, R& r) { return parse_name(r.value, s.view) ? "" : r.expected_text(names_text<View>()); },
+    {"view", [](S& s, R& r) { return read_name(r, s.view); },
      name_text<&S::view>, changed<&S::view>, keep<&S::view>, false},
-    {"theme", [](S& s, R& r) { return read_name(r, s.theme, N_("light, dark or auto")); }, name_text<&S::theme>,
+    {"theme", [](S& s, R& r) { return read_name(r, s.theme); }, name_text<&S::theme>,
      changed<&S::theme>, keep<&S::theme>, false},
     // The language and the mode count as computing: what the screen derives from a computation
     // (the screen reader's table of the shown step, practice's question) is made again with it.
-    {"lang", [](S& s, R& r) { return read_name(r, s.lang, N_("en, es or auto")); }, name_text<&S::lang>,
+    {"lang", [](S& s, R& r) { return read_name(r, s.lang); }, name_text<&S::lang>,
      changed<&S::lang>, keep<&S::lang>, true},
-    {"ui", [](S& s, R& r) { return read_name(r, s.density, N_("full or compact")); }, name_text<&S::density>,
+    {"ui", [](S& s, R& r) { return read_name(r, s.density); }, name_text<&S::density>,
      changed<&S::density>, keep<&S::density>, false},
-    {"mode", [](S& s, R& r) { return read_name(r, s.mode, N_("explore or practice")); }, name_text<&S::mode>,
+    {"mode", [](S& s, R& r) { return read_name(r, s.mode); }, name_text<&S::mode>,
      changed<&S::mode>, keep<&S::mode>, true},
     // The kinds of question practice asks, in turn (a lesson's check asks about its chapter).
     {"ask",
@@ -273,12 +274,7 @@ const Key kKeys[] = {
      [](const S& s) { return text::shortest(s.mult); }, changed<&S::mult>, keep<&S::mult>, false, used_by(View::gradients)},
     {"row", [](S& s, R& r) { return read_row(r, s.row); }, whole_text<&S::row>, changed<&S::row>, keep<&S::row>, false,
      used_by(View::gradients)},
-    {"pitfall",
-     [](S& s, R& r) {
-       return read_name(r, s.pitfall,
-                        N_("no_scaling, divide_by_dk, fill_minus_one, fill_zero, no_causal_mask or fully_masked_row"));
-     },
-     name_text<&S::pitfall>, changed<&S::pitfall>, keep<&S::pitfall>, false},
+    {"pitfall", [](S& s, R& r) { return read_name(r, s.pitfall); }, name_text<&S::pitfall>, changed<&S::pitfall>, keep<&S::pitfall>, false},
     {"tile",
      [](S& s, R& r) {
        return r.whole(1, Limits::max_tile, s.tile) ? "" : r.expected(N_("keys per tile, from 1 to %d"), Limits::max_tile);

@@ -215,12 +215,14 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
   fit_view(result.state, [&](const char* key) { return std::count(applied.begin(), applied.end(), key) > 0; },
            changed);
   fit_figure(result.state, result.notes);
-  // A typed matrix must fit the final shape; otherwise the base's matrix stays.
+  // A typed matrix must fit the final shape; otherwise the base's matrix stays. Which fit
+  // depends on the shape keys alone (n, d_k, d_v, d_model, pad, attn, proj), not on the other
+  // matrices, so one normalised copy answers for all of them.
+  State check = result.state;
+  normalize(check);
   for (const auto& [key, value] : pairs) {
     const Key* typed = find_key(key);
     if (!typed || !typed->matrix) continue;
-    State check = result.state;
-    normalize(check);
     if ((check.*typed->matrix).size() != (result.state.*typed->matrix).size()) {
       typed->keep(result.state, preset_base);
       const bool projection = key == "x" || key[0] == 'w';
