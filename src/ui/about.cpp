@@ -32,7 +32,7 @@ void about_button(Memory& ui) {
   }
   if (!ImGui::BeginPopup("about")) return;
   // A phone's screen may be narrower than the box's usual width.
-  const float width = std::min(460 * ImGui::GetFontSize() / 16.0f, ImGui::GetMainViewport()->Size.x - 4 * ImGui::GetFontSize());
+  const float width = std::min(460 * ui_scale(), ImGui::GetMainViewport()->Size.x - 4 * ImGui::GetFontSize());
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
   const std::string text = about_text();
   for (std::size_t start = 0, end = 0; start < text.size(); start = end + 1) {

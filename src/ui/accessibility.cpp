@@ -51,7 +51,7 @@ std::pair<int, int> focused_cell(const lab::Lab& lab, const Memory& ui, lab::Ste
 
 void focus_ring(ImVec2 min, ImVec2 max) {
   // Two rings, the accent outside the text colour, so it shows on any background and cell.
-  const float scale = ImGui::GetFontSize() / 16.0f, pad = 3 * scale;
+  const float scale = ui_scale(), pad = 3 * scale;
   ImDrawList* draw = ImGui::GetForegroundDrawList();
   draw->AddRect(ImVec2(min.x - pad, min.y - pad), ImVec2(max.x + pad, max.y + pad),
                 ImGui::GetColorU32(palette().accent), 4 * scale, 0, 3 * scale);

@@ -173,7 +173,7 @@ void export_menu(const lab::Lab& lab, Memory& ui) {
     ImGui::OpenPopup("export");
   }
   if (!ImGui::BeginPopup("export")) return;
-  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float scale = ui_scale();
   const lab::State& s = lab.state();
   const std::string png = s.view == lab::View::compare ? tr("Heatmap in use (PNG)")
                                               : i18n::format(tr("Heatmap of stage %d (PNG)"), int(s.step));

@@ -40,9 +40,9 @@ float min_width(const lab::State& s, std::string_view part) {
 float part_height(const lab::Lab& lab, Memory& ui, std::string_view part, float width) {
   lab::Step step;
   // A stage hidden until a practice question is answered holds a sentence, not its matrix.
-  if (is_stage(part, step) && int(step) >= first_hidden_step(lab)) return 120 * ImGui::GetFontSize() / 16;
+  if (is_stage(part, step) && int(step) >= first_hidden_step(lab)) return 120 * ui_scale();
   if (is_stage(part, step)) return stage_card_height(lab, width);
-  return measured_height(ui, "figure " + std::string(part), 200 * ImGui::GetFontSize() / 16);
+  return measured_height(ui, "figure " + std::string(part), 200 * ui_scale());
 }
 
 void draw_card(const lab::Lab& lab, lab::State& next, Memory& ui, const std::string& part, ImVec2 size) {
@@ -89,7 +89,7 @@ void experiment_part(const lab::Lab& lab, lab::State& next, Memory& ui, const st
 // row where the width allows (each then as tall as its width makes it), else one under the
 // other; the card around them is as tall as what that draws.
 void compare_part(const lab::Lab& lab, lab::State& next, Memory& ui) {
-  const float scale = ImGui::GetFontSize() / 16.0f, gap = ImGui::GetStyle().ItemSpacing.x;
+  const float scale = ui_scale(), gap = ImGui::GetStyle().ItemSpacing.x;
   const float width = ImGui::GetContentRegionAvail().x, note = ImGui::GetTextLineHeightWithSpacing() * 3;
   const float room = width > 600 * scale ? 1e5f : 3 * (std::min(width * 1.15f, 440 * scale) + gap) + note;
   measured_card(ui, "figure view", width, part_height(lab, ui, "view", width), false,
@@ -115,7 +115,7 @@ void open_in_full_lab(const lab::Lab& lab, Memory& ui) {
 
 void figure_mode(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::State& s = lab.state();
-  const float scale = ImGui::GetFontSize() / 16.0f, gap = ImGui::GetStyle().ItemSpacing.x;
+  const float scale = ui_scale(), gap = ImGui::GetStyle().ItemSpacing.x;
   const bool has_header = std::find(s.figure.begin(), s.figure.end(), "header") != s.figure.end();
   if (!has_header) link_notes(ui);  // the header shows them otherwise
   for (std::size_t i = 0; i < s.figure.size();) {

@@ -58,7 +58,7 @@ std::vector<Arrow> arrows(const lab::Lab& lab) {
 void geometry(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::State& s = lab.state();
   if (s.dk != 2) return;
-  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float scale = ui_scale();
   const std::vector<Arrow> shown = arrows(lab);
   // Self-attention without projections has one matrix, Q = K = V = X: both kinds of arrow
   // edit it. With projections, Q and K are products and are edited at step 0 instead.

@@ -113,7 +113,7 @@ void step_chips(const lab::State& s, lab::State& next, Memory& ui, bool narrow) 
   for (int i = 0; i < lab::kStepCount; ++i) {
     const bool current = i == int(s.step);
     const std::string chip = chip_text(i, named || current);  // step 0: the input
-    const float gap = i == 0 && !narrow ? 24.0f * ImGui::GetFontSize() / 16 : style.ItemSpacing.x;
+    const float gap = i == 0 && !narrow ? 24.0f * ui_scale() : style.ItemSpacing.x;
     const float width = chip_w(chip);
     if (!(narrow && i == 0) && ImGui::GetItemRectMax().x + gap + width < right_edge) ImGui::SameLine(0, gap);
     if (current) ImGui::PushStyleColor(ImGuiCol_Button, palette().accent);
@@ -161,7 +161,7 @@ void narrow_header(const lab::Lab& lab, lab::State& next, Memory& ui) {
   ui.header_narrow = true;
   // Its lines closer together than the column's: a sixth of a phone's height for all three.
   const ImGuiStyle& style = ImGui::GetStyle();
-  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(style.ItemSpacing.x, std::min(style.ItemSpacing.y, 4 * ImGui::GetFontSize() / 16)));
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(style.ItemSpacing.x, std::min(style.ItemSpacing.y, 4 * ui_scale())));
   const float right = ImGui::GetWindowContentRegionMax().x;
   const float menu_w = ImGui::CalcTextSize(kMenu, nullptr, true).x + style.FramePadding.x * 2;
   const float lesson_w = ui.lesson_offered ? ImGui::CalcTextSize(tr(kLesson)).x + style.FramePadding.x * 2 + style.ItemSpacing.x : 0;
@@ -282,8 +282,8 @@ void stepper(const lab::State& s, lab::State& next, Memory& ui) {
   // Practice mode: a question about the screen beside the walkthrough (the side panel).
   bool practicing = s.mode == lab::Mode::practice;
   const float box = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(tr("Practice")).x;
-  if (ImGui::GetItemRectMax().x + 24.0f * ImGui::GetFontSize() / 16 + box < ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
-    ImGui::SameLine(0, 24.0f * ImGui::GetFontSize() / 16);
+  if (ImGui::GetItemRectMax().x + 24.0f * ui_scale() + box < ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+    ImGui::SameLine(0, 24.0f * ui_scale());
   if (ImGui::Checkbox(tr("Practice"), &practicing)) next.mode = practicing ? lab::Mode::practice : lab::Mode::explore;
 }
 

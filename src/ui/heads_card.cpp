@@ -24,7 +24,7 @@ void heads_card(const lab::Lab& lab, lab::State& next, Memory& ui) {
     const lab::LoadedHead& h = heads[std::size_t(i)];
     return layers > 1 ? i18n::format(tr("layer %d, head %d"), h.layer, h.head) : i18n::format(tr("head %d"), h.head);
   };
-  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float scale = ui_scale();
   ImGui::PushFont(fonts().heading);
   ImGui::TextUnformatted(tr("All heads"));
   ImGui::PopFont();

@@ -65,12 +65,16 @@ float widest_label(const std::function<std::string(int)>& label, int first, int 
 int value_chars(Extent cell, const TextMetrics& text);
 inline constexpr int kLeastValueChars = 3;
 
+// The largest a cell grows, in unscaled pixels: small matrices stay compact. A card that sizes
+// itself to its matrix (the stages, the heads' maps) reads the same cap.
+inline constexpr float kMaxCell = 56;
+
 // The widget on screen: the plot's top-left corner is (label_w, top) from the widget's.
 struct HeatmapLayoutInput {
   int rows = 0, cols = 0;
   Extent shown;          // the part of the matrix in view, in cells (all of it unless zoomed)
   Extent room;           // the widget's width and the height its plot may take with its labels and legend
-  float max_cell = 56;   // unscaled pixels
+  float max_cell = kMaxCell;  // unscaled pixels
   std::function<std::string(int)> row_label;
   std::string lo, hi, masked;  // the legend's range ends and the masked pattern's name
   bool any_masked = false;

@@ -75,7 +75,7 @@ TextMetrics HeatmapView::text_metrics() {
   TextMetrics text;
   text.width = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };
   text.line = ImGui::GetTextLineHeight();
-  text.unit = ImGui::GetFontSize() / 16.0f;
+  text.unit = ui_scale();
   ImGui::PushFont(fonts().small);
   text.digit = ImGui::CalcTextSize("0").x;
   ImGui::PopFont();

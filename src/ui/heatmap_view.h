@@ -29,7 +29,7 @@ struct HeatmapSpec {
   bool dimmed = false;
   bool paints = false;  // clicks toggle cells (the mask's paint mode): a touch drag does not scroll
   const char* title = nullptr;  // its name in the layout (input/item_layout.h); the id if none
-  float max_cell = 56;  // cell size cap in unscaled pixels: small matrices stay compact
+  float max_cell = kMaxCell;  // cell size cap in unscaled pixels (heatmap_layout.h)
   float height = 0;     // height available for the plot (labels and legend excluded)
 };
 

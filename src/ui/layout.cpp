@@ -30,7 +30,7 @@ constexpr float kLeastSideBySideCard = 200;
 bool side_by_side_fits(const lab::Lab& lab, float width, float height) {
   const StageGrid grid = stage_grid(lab, width);
   const float gap = ImGui::GetStyle().ItemSpacing.y;
-  return (height - gap * float(grid.rows - 1)) / float(grid.rows) >= kLeastSideBySideCard * ImGui::GetFontSize() / 16.0f;
+  return (height - gap * float(grid.rows - 1)) / float(grid.rows) >= kLeastSideBySideCard * ui_scale();
 }
 
 // A new view starts at its top: every region of the window scrolls back (ImGui keeps each
@@ -60,7 +60,7 @@ bool moved_to_another_step(const lab::State& s, Memory& ui) {
 template <class Question>
 void column(const lab::Lab& lab, lab::State& next, Memory& ui, ImVec2 avail, Question question) {
   const lab::State& s = lab.state();
-  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float scale = ui_scale();
   // Practice mode keeps its question, above the stages, in view.
   const bool bring = moved_to_another_step(s, ui) && s.mode != lab::Mode::practice;
   const float above = ImGui::GetCursorPosY();
@@ -131,7 +131,7 @@ lab::State draw_panels(const lab::Lab& lab, Memory& ui) {
   if (!lab.state().figure.empty()) {
     // A figure is as tall as its parts (the page sizes the canvas to ui.figure_height): it
     // never scrolls, and its width never depends on its height.
-    const float width = std::min(vp->Size.x, kMaxFigureWidth * ImGui::GetFontSize() / 16.0f);
+    const float width = std::min(vp->Size.x, kMaxFigureWidth * ui_scale());
     ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + (vp->Size.x - width) / 2, vp->Pos.y));
     ImGui::SetNextWindowSize(ImVec2(width, vp->Size.y));
     ImGui::Begin("Attention Lab", nullptr, window | ImGuiWindowFlags_NoScrollWithMouse);
@@ -149,7 +149,7 @@ lab::State draw_panels(const lab::Lab& lab, Memory& ui) {
   header(lab, next, ui);
   ImGui::Spacing();
 
-  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float scale = ui_scale();
   const bool compact = lab.state().density == lab::Density::compact;
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -34,7 +34,7 @@ struct Card {
 std::string dims(const attn::Matrix& m) { return std::to_string(m.rows()) + " × " + std::to_string(m.cols()); }
 
 void card(const lab::Lab& lab, lab::State& next, Memory& ui, HeatmapView& view, const Card& c, ImVec2 size) {
-  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float scale = ui_scale();
   ImGui::PushStyleColor(ImGuiCol_Border, c.result ? palette().accent : palette().card_border);
   ImGui::PushStyleVar(ImGuiStyleVar_ChildBorderSize, (c.result ? 2.0f : 1.0f) * scale);
   ImGui::BeginChild(c.title, size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
@@ -109,7 +109,7 @@ void note(const std::string& text) {
 
 void projections(const lab::Lab& lab, lab::State& next, Memory& ui, float height) {
   const lab::State& s = lab.state();
-  const float scale = ImGui::GetFontSize() / 16.0f, top = ImGui::GetCursorPosY();
+  const float scale = ui_scale(), top = ImGui::GetCursorPosY();
   ImGui::PushFont(fonts().heading);
   ImGui::Text("0  %s", stage_title(lab::Step::input));
   ImGui::PopFont();

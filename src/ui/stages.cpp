@@ -8,6 +8,7 @@
 
 #include "accessibility.h"
 #include "explain.h"
+#include "heatmap_layout.h"
 #include "i18n.h"
 #include "theme.h"
 #include "ui.h"
@@ -48,15 +49,15 @@ const char* stage_title(lab::Step step) {
 
 float stage_card_height(const lab::Lab& lab, float width) {
   const lab::State& s = lab.state();
-  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float scale = ui_scale();
   const float cols = float(std::max(s.nk, s.dv)), line = ImGui::GetTextLineHeightWithSpacing();
-  const float cell = std::min((width - 80 * scale) / cols, 56 * scale);
+  const float cell = std::min((width - 80 * scale) / cols, kMaxCell * scale);
   return std::clamp(cell * float(s.nq) + 4.8f * line, 150 * scale, 560 * scale);
 }
 
 void stage_card(const lab::Lab& lab, lab::State& next, Memory& ui, lab::Step step, ImVec2 size) {
   const lab::State& s = lab.state();
-  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float scale = ui_scale();
   const int i = int(step);
   // The current stage catches the eye through its accent border; later stages are dimmed
   // until reached. A figure shows the stages its author named: none of them is dimmed.
@@ -115,7 +116,7 @@ void stage_card(const lab::Lab& lab, lab::State& next, Memory& ui, lab::Step ste
 }
 
 StageGrid stage_grid(const lab::Lab& lab, float width) {
-  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float scale = ui_scale();
   // Three cards per row on a wide screen, two or one when narrow.
   const int per_row = width > 900 * scale ? 3 : width > 520 * scale ? 2 : 1;
   // The five cards of steps 1 to 5 (step 0 has a screen of its own: projections()), and for
@@ -126,7 +127,7 @@ StageGrid stage_grid(const lab::Lab& lab, float width) {
 
 void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height, const ColumnExtras& extras) {
   const lab::State& s = lab.state();
-  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float scale = ui_scale();
   const float avail = ImGui::GetContentRegionAvail().x;
   const auto [per_row, rows] = stage_grid(lab, avail);
   const bool heads = lab::loaded_head_count(s) > 1;
@@ -178,7 +179,7 @@ void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height, con
 
 void compare_scales(const lab::Lab& lab, lab::State& next, Memory& ui, float height) {
   const lab::State& s = lab.state();
-  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float scale = ui_scale();
   const float avail = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
   const int per_row = avail > 600 * scale ? 3 : 1;
   const float card_w = (avail - gap * (per_row - 1)) / per_row;

@@ -49,7 +49,7 @@ void load_fonts(float scale) {
     return io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(data), int(size), px * scale,
                                           &config, kGlyphRanges);
   };
-  g_fonts.body = add(DejaVuSans_ttf, DejaVuSans_ttf_size, 16.0f);
+  g_fonts.body = add(DejaVuSans_ttf, DejaVuSans_ttf_size, kBodyFontPx);
   g_fonts.heading = add(DejaVuSans_Bold_ttf, DejaVuSans_Bold_ttf_size, 19.0f);
   g_fonts.mono = add(DejaVuSansMono_ttf, DejaVuSansMono_ttf_size, 15.0f);
   const float cell_size = kCellTextEm / em_per_size(DejaVuSansMono_ttf);

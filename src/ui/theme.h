@@ -18,6 +18,11 @@ struct Fonts {
 // number is read at 12 px or more; heatmap_layout.h's value_chars decides what fits).
 inline constexpr float kCellTextEm = 13;
 Fonts& fonts();
+// The body font's size at scale 1, in pixels: the unit the layout's lengths are written in.
+inline constexpr float kBodyFontPx = 16;
+// The interface's scale (1 on a standard screen, 2 on HiDPI): the font in use over its size at
+// scale 1, by which every length written in unscaled pixels is multiplied.
+inline float ui_scale() { return ImGui::GetFontSize() / kBodyFontPx; }
 
 // Loads the embedded DejaVu fonts at `scale` × their base size, with the glyphs the lesson
 // needs (Greek, √ ∞ · ≤ −, ᵀ, sub- and superscripts, arrows).

@@ -99,7 +99,7 @@ bool parameters_ok(const lab::Lab& lab) {
 
 Grid::Grid(int count, float min_width) {
   const float avail = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
-  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float scale = ui_scale();
   per_row_ = std::clamp(int((avail + gap) / (min_width * scale + gap)), 1, std::max(count, 1));
   width_ = (avail - gap * float(per_row_ - 1)) / float(per_row_);
 }
@@ -114,7 +114,7 @@ void Grid::begin(const char* id, float height) {
 void Grid::end() { ImGui::EndChild(); }
 
 float card_height(float content, int lines) {
-  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float scale = ui_scale();
   return content * scale + float(lines) * ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y * 2;
 }
 

@@ -10,6 +10,7 @@
 #include "i18n.h"
 #include "number_text.h"
 #include "plot.h"
+#include "theme.h"
 
 namespace ui::views {
 
@@ -75,7 +76,7 @@ PlotSeries level(const std::string& label, double x0, double x1, double y, int c
 }
 
 void controls(const experiments::CostData& d, const lab::State& s, lab::State& next, Memory& ui) {
-  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float scale = ui_scale();
   if (!s.run) {
     if (ImGui::Button(tr("▶ Measure"))) next.run = true;
     ImGui::SameLine();

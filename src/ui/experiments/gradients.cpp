@@ -8,12 +8,13 @@
 #include "gradients.h"
 #include "i18n.h"
 #include "plot.h"
+#include "theme.h"
 
 namespace ui::views {
 
 void gradients(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const experiments::GradientsData& d = *lab.experiment().get<experiments::GradientsData>();
-  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float scale = ui_scale();
   sections(lab, ui, {
       {"intro", [&] {
          heading(tr("Gradients through the softmax"));

@@ -8,6 +8,7 @@
 #include "combo.h"
 #include "common.h"
 #include "explain.h"
+#include "heatmap_layout.h"
 #include "heads.h"
 #include "i18n.h"
 #include "plot.h"
@@ -27,7 +28,7 @@ std::string shape_text(const std::string& name, const int* dims, int count, cons
 void heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const experiments::HeadsData& d = *lab.experiment().get<experiments::HeadsData>();
   const attn::Shape& s = d.shape;
-  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float scale = ui_scale();
   sections(lab, ui, {
       {"intro", [&] {
          heading(tr("Multi-head, cross- and grouped-query attention"));
@@ -91,8 +92,8 @@ void heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
       {"maps", [&] {
          // One card per head, its border in its K/V group's colour.
          Grid grid(int(d.heads.size()), 200);
-         // As tall as the matrix at the cell size the card's width allows (HeatmapView caps cells at 56).
-         const float cell = std::min((grid.width() - 70 * scale) / float(s.nk), 56 * scale);
+         // As tall as the matrix at the cell size the card's width allows (HeatmapView's cap).
+         const float cell = std::min((grid.width() - 70 * scale) / float(s.nk), kMaxCell * scale);
          const float hh = std::max(cell * float(s.nq) + ImGui::GetTextLineHeight() * 3.4f, 110 * scale) / scale;
          for (const experiments::HeadView& v : d.heads) {
            const std::string id = "head " + std::to_string(v.head);

@@ -8,6 +8,7 @@
 #include "i18n.h"
 #include "pitfalls.h"
 #include "plot.h"
+#include "theme.h"
 #include "input/item_layout.h"
 
 namespace ui::views {
@@ -51,7 +52,7 @@ void pitfalls(const lab::Lab& lab, lab::State& next, Memory& ui) {
       {"controls", [&] {
          for (const Mistake& m : kMistakes) {
            if (&m != kMistakes &&
-               ImGui::GetItemRectMax().x + ImGui::CalcTextSize(tr(m.label)).x + 60 * ImGui::GetFontSize() / 16 <
+               ImGui::GetItemRectMax().x + ImGui::CalcTextSize(tr(m.label)).x + 60 * ui_scale() <
                    ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
              ImGui::SameLine();
            input::next_item(input::ItemKind::radio);
@@ -63,7 +64,7 @@ void pitfalls(const lab::Lab& lab, lab::State& next, Memory& ui) {
                             tr(shown->lesson), num(future).c_str(), c->nan_rows);
        }},
       {"maps", [&] {
-         const float scale = ImGui::GetFontSize() / 16.0f;
+         const float scale = ui_scale();
          Grid grid(3, 260);
          const float h = std::max(grid.width() * 0.9f, 230 * scale) / scale;
          const struct {

@@ -8,6 +8,7 @@
 #include "i18n.h"
 #include "plot.h"
 #include "scaling.h"
+#include "theme.h"
 
 namespace ui::views {
 namespace {
@@ -42,7 +43,7 @@ void scaling(const lab::Lab& lab, lab::State& next, Memory& ui) {
          // The slider leaves room for its label; the note goes beside it where a dozen characters'
          // width is left (else each character would wrap onto a line of its own), below it on a phone.
          const float label_w = ImGui::CalcTextSize("d_k").x + ImGui::GetStyle().ItemInnerSpacing.x;
-         ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x - label_w, 360 * ImGui::GetFontSize() / 16));
+         ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x - label_w, 360 * ui_scale()));
          if (ImGui::SliderInt("d_k", &dk, 1, experiments::kScalingMaxDk, "%d", ImGuiSliderFlags_Logarithmic)) next.dk = dk;
          beside_if_room(12 * ImGui::GetFontSize(), "");
          ImGui::PushTextWrapPos(0.0f);  // wrapped at the window's edge rather than clipped

@@ -8,6 +8,7 @@
 #include "i18n.h"
 #include "plot.h"
 #include "stability.h"
+#include "theme.h"
 
 namespace ui::views {
 namespace {
@@ -94,7 +95,7 @@ void stability(const lab::Lab& lab, lab::State&, Memory& ui) {
                    "row is blocked: then every key ties at −1e9 and the row turns uniform instead of empty. float16 "
                    "cannot hold −1e9 and stores −∞."));
          Grid fills(4, 230);
-         const float scale = ImGui::GetFontSize() / 16.0f;
+         const float scale = ui_scale();
          for (const experiments::MaskFillCase& c : d.mask_fills) {
            fills.begin(c.name.c_str(), card_height(std::max(130.0f, fills.width() / scale * 0.45f), 2));
            MapSpec m;

@@ -7,6 +7,7 @@
 #include "explain.h"
 #include "i18n.h"
 #include "plot.h"
+#include "theme.h"
 #include "tiling.h"
 
 namespace ui::views {
@@ -14,7 +15,7 @@ namespace ui::views {
 void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const experiments::TilingData& d = *lab.experiment().get<experiments::TilingData>();
   const attn::OnlineSoftmaxWalk& w = d.walk;
-  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float scale = ui_scale();
   const int q = std::min(lab.state().query, d.n - 1);
   sections(lab, ui, {
       {"intro", [&] {

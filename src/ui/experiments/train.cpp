@@ -108,7 +108,7 @@ bool combo(const char* label, int* current, const char* const* items, int count,
 }
 
 // About half the panel; no wider than a field needs where the panel is a page's width (a figure).
-float field_w() { return std::min(ImGui::GetContentRegionAvail().x * 0.52f, 320 * ImGui::GetFontSize() / 16); }
+float field_w() { return std::min(ImGui::GetContentRegionAvail().x * 0.52f, 320 * ui_scale()); }
 
 // ▶ Play, Step, Reset and the pace: what a reader uses while watching.
 void play_controls(const lab::Lab& lab, lab::State& next, Memory& ui) {
@@ -308,7 +308,7 @@ void maps(const lab::Lab& lab, Memory& ui, const std::string& other_run) {
   int count = 0;
   for (const train::Run* r : runs) count += int(r->maps().weights.size());
   Grid grid(count, 190);
-  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float scale = ui_scale();
   // Smaller cells in a phone's column, so that the first plot is on screen under the map.
   const float largest = (grid.width() < 420 * scale ? 16 : 22) * scale;
   const float cell = std::min((grid.width() - 60 * scale) / float(seq), largest);
@@ -362,9 +362,9 @@ void example_tokens(const train::Maps& m) {
 // What to try, beside the example: the task's pattern and the compare experiment.
 void notes(train::Task task) {
   // Beside the example where a readable column is left (else under it: a phone, a tablet).
-  const float gap = 24 * ImGui::GetFontSize() / 16;
+  const float gap = 24 * ui_scale();
   ImGui::SameLine(0, gap);
-  if (ImGui::GetContentRegionAvail().x < 300 * ImGui::GetFontSize() / 16) {
+  if (ImGui::GetContentRegionAvail().x < 300 * ui_scale()) {
     ImGui::NewLine();
     ImGui::Spacing();
   }
@@ -429,7 +429,7 @@ void train(const lab::Lab& lab, lab::State& next, Memory& ui) {
                         ImGui::Spacing();
                       }};
   const Section controls_part{"controls", [&] { controls(lab, next, ui); }};
-  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float scale = ui_scale();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // A figure (which sizes itself to its content, so has no height to fill): its parts in order.
   if (!ui.section.empty() || !s.figure.empty()) {
