@@ -24,15 +24,48 @@ bool is_stage(std::string_view part, lab::Step& step) {
   return part != "input" && lab::parse_name(part, step);
 }
 
-// The width (unscaled) under which a card does not go beside another: a stage's matrix, the
-// arithmetic's lines, a control's labels. 0: a part that takes a row of its own.
+// The walkthrough's card parts besides the stages (their names: src/state/figure_parts.cpp),
+// each with the width (unscaled) under which it does not go beside another card (the
+// arithmetic's lines, a control's labels) and how it draws.
+using DrawCard = void (*)(const lab::Lab& lab, lab::State& next, Memory& ui);
+struct CardPart {
+  std::string_view name;
+  float min_width;
+  DrawCard draw;
+};
+const CardPart kCardParts[] = {
+    {"input", 560, [](const lab::Lab& lab, lab::State& next, Memory& ui) { projections(lab, next, ui, 0); }},
+    {"arithmetic", 330, arithmetic},
+    {"practice", 330,
+     [](const lab::Lab& lab, lab::State& next, Memory& ui) {
+       if (lab.state().mode == lab::Mode::practice) practice(lab, next, ui);
+       else ImGui::TextWrapped("%s", tr("The practice card shows with mode=practice."));
+     }},
+    {"geometry", 300,
+     [](const lab::Lab& lab, lab::State& next, Memory& ui) {
+       if (lab.state().dk == 2) geometry(lab, next, ui);
+       else ImGui::TextWrapped(tr("The plane of arrows shows d_k = 2; here d_k = %d."), lab.state().dk);
+     }},
+    {"inputs", 270, inputs},
+    {"shape-control", 270, shape_control},
+    {"scale-control", 270, scale_control},
+    {"mask-control", 270, mask_control},
+    {"matrices", 270, matrices},
+};
+const CardPart* find_card_part(std::string_view name) {
+  for (const CardPart& p : kCardParts)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+// The width (unscaled) under which a card does not go beside another: a stage's matrix, or the
+// part's row above. 0: a part that takes a row of its own.
 float min_width(const lab::State& s, std::string_view part) {
   lab::Step step;
   if (lab::is_experiment_view(s.view)) return 0;
   if (is_stage(part, step)) return 280;
-  if (part == "arithmetic" || part == "practice") return 330;
-  if (part == "geometry") return 300;
-  return 270;  // the inputs and their controls
+  const CardPart* card = find_card_part(part);
+  return card ? card->min_width : 0;
 }
 
 // How tall a card part is drawn: a stage's card as its matrix needs; the others as measured
@@ -46,22 +79,11 @@ float part_height(const lab::Lab& lab, Memory& ui, std::string_view part, float 
 }
 
 void draw_card(const lab::Lab& lab, lab::State& next, Memory& ui, const std::string& part, ImVec2 size) {
-  const lab::State& s = lab.state();
   lab::Step step;
   if (is_stage(part, step)) return stage_card(lab, next, ui, step, size);
-  measured_card(ui, "figure " + part, size.x, size.y, part != "input", [&] {
-    if (part == "input") projections(lab, next, ui, 0);
-    else if (part == "arithmetic") arithmetic(lab, next, ui);
-    else if (part == "geometry" && s.dk == 2) geometry(lab, next, ui);
-    else if (part == "geometry") ImGui::TextWrapped(tr("The plane of arrows shows d_k = 2; here d_k = %d."), s.dk);
-    else if (part == "inputs") inputs(lab, next, ui);
-    else if (part == "shape-control") shape_control(lab, next, ui);
-    else if (part == "scale-control") scale_control(lab, next, ui);
-    else if (part == "mask-control") mask_control(lab, next, ui);
-    else if (part == "matrices") matrices(lab, next, ui);
-    else if (part == "practice" && s.mode == lab::Mode::practice) practice(lab, next, ui);
-    else if (part == "practice") ImGui::TextWrapped("%s", tr("The practice card shows with mode=practice."));
-  });
+  const CardPart* card = find_card_part(part);
+  if (!card) return;  // the link's parser keeps only the view's parts
+  measured_card(ui, "figure " + part, size.x, size.y, part != "input", [&] { card->draw(lab, next, ui); });
 }
 
 // A row's parts: those that fit side by side at their least width, up to three.
