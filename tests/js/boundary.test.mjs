@@ -124,6 +124,27 @@ test('the enumerations: export kinds, preferences and the frame\'s height', () =
   assert.equal(/^SIZE_MESSAGE = "([^"]*)"$/m.exec(python)[1], table.messages.size.type, '_page.py\'s SIZE_MESSAGE');
 });
 
+// The page shows its own background and text before the app's first frame (and around a
+// canvas that does not fill it): they must be the theme's, or the page flashes another colour.
+test('the page\'s colours are the app\'s theme\'s (src/ui/theme.cpp)', () => {
+  const theme = read('src/ui/theme.cpp');
+  const branch = /if \(dark\) \{([\s\S]*?)\} else \{([\s\S]*?)\n  \}/.exec(theme);
+  assert.ok(branch, 'apply_theme\'s dark and light branches');
+  const colour = (body, name) => '#' + new RegExp(`${name.replace(/[[\]]/g, '\\$&')} = rgb\\(0x([0-9a-f]{6})\\)`).exec(body)[1];
+  const [, dark, light] = branch;
+  const page = read('web/index.html');
+  const body = /\n  html, body \{[^}]*background: (#[0-9a-f]{6}); color: (#[0-9a-f]{6});/.exec(page);
+  assert.deepEqual(body.slice(1), [colour(light, 'c[ImGuiCol_WindowBg]'), colour(light, 'c[ImGuiCol_Text]')],
+    'index.html\'s light background and text');
+  const night = /prefers-color-scheme: dark\) \{ html, body \{ background: (#[0-9a-f]{6}); color: (#[0-9a-f]{6}); \} \}/.exec(page);
+  assert.deepEqual(night.slice(1), [colour(dark, 'c[ImGuiCol_WindowBg]'), colour(dark, 'c[ImGuiCol_Text]')],
+    'index.html\'s dark background and text');
+  // The loading spinner and the load bar's button are the light theme's accent.
+  const accents = [/border-top-color: (#[0-9a-f]{6})/, /animation: none; border-color: (#[0-9a-f]{6})/,
+    /#load-bar label \{[^}]*background: (#[0-9a-f]{6})/].map((re) => re.exec(page)[1]);
+  assert.deepEqual(accents, accents.map(() => colour(light, 'p.accent')), 'index.html\'s spinner and load button');
+});
+
 test('the site\'s boundary.js is the table', () => {
   const file = path.join(webDir, 'boundary.js');
   assert.ok(fs.existsSync(file), `${file} is missing: build the page first (scripts/build.sh web)`);
