@@ -20,4 +20,16 @@ std::string significant(double x, int digits);
 // x rounded to `decimals` digits after the point (printf's %.*f): fixed(2.5, 2) = "2.50".
 std::string fixed(double x, int decimals);
 
+// [SECTION] the interface's display (ui/explain.h), with a real minus sign "−".
+// Up to 4 decimals with trailing zeros trimmed ("2.5"), powers of ten for magnitudes below 1e-3
+// or from 1e5 ("1.6e-28"), −∞ and ∞ for masked cells, NaN.
+std::string num(float x);
+// The same number in at most `max_chars` characters ("" if it cannot fit): for values inside
+// small heatmap cells. Fewer decimals where needed, but at least two for |x| < 1 (a row of
+// weights that visibly adds up to 1; "0" for 0.3 would read as an exact zero), and never zeros
+// for a number that is not zero: a tiny weight is "1.6e-28" or "2e-28" (or nothing), not "0.000".
+std::string num_fit(float x, int max_chars);
+// Characters of a UTF-8 text (not bytes): for columns aligned with spaces in a monospaced font.
+int chars(const std::string& utf8);
+
 }  // namespace text

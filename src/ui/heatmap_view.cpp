@@ -96,8 +96,8 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
   HeatmapSpec spec = given;
   measure(spec);
   if (spec.map == render::Colormap::diverging) {
-    spec.lo = -bound_;
-    spec.hi = bound_;
+    spec.lo = -(spec.bound > 0 ? spec.bound : bound_);
+    spec.hi = -spec.lo;
   }
   const int rows = int(m.rows()), cols = int(m.cols());
   if (rows != rows_ || cols != cols_) view_ = {0, 0, float(cols), float(rows)};

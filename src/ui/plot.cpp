@@ -151,14 +151,12 @@ void plot(const char* id, const PlotSpec& spec, const std::vector<PlotSeries>& s
 
   // [SECTION] series
   draw->PushClipRect(p0, p1, true);
+  const auto shown = [&](const PlotMarker& m) { return ax.usable(m.x) && m.x >= ax.lo && m.x <= ax.hi; };
   for (const PlotMarker& m : markers) {
-    if (!ax.usable(m.x) || m.x < ax.lo || m.x > ax.hi) continue;
+    if (!shown(m)) continue;
     const float x = ax.to_px(m.x);
     for (float y = p0.y; y < p1.y; y += 8 * scale)
       draw->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 4 * scale, p1.y)), plot_colour(m.colour), 1.5f * scale);
-    const float w = ImGui::CalcTextSize(m.label.c_str()).x;
-    draw->AddText(ImVec2(x + w + 4 * scale < p1.x ? x + 3 * scale : x - w - 3 * scale, p0.y + 2 * scale),
-                  plot_colour(m.colour), m.label.c_str());
   }
   const float bar_w = [&] {
     std::size_t most = 1;
@@ -207,6 +205,15 @@ void plot(const char* id, const PlotSpec& spec, const std::vector<PlotSeries>& s
     }
     flush();
   }
+  // The markers' labels over the series, each on the card's colour: a curve never strikes one through.
+  for (const PlotMarker& m : markers) {
+    if (!shown(m)) continue;
+    const float x = ax.to_px(m.x), w = ImGui::CalcTextSize(m.label.c_str()).x;
+    const ImVec2 at(x + w + 4 * scale < p1.x ? x + 3 * scale : x - w - 3 * scale, p0.y + 2 * scale);
+    draw->AddRectFilled(ImVec2(at.x - 2 * scale, at.y), ImVec2(at.x + w + 2 * scale, at.y + line),
+                        ImGui::GetColorU32(palette().card));
+    draw->AddText(at, plot_colour(m.colour), m.label.c_str());
+  }
   draw->PopClipRect();
 
   // [SECTION] legend and hover readout
@@ -240,7 +247,7 @@ void plot(const char* id, const PlotSpec& spec, const std::vector<PlotSeries>& s
     if (std::isfinite(best)) {
       const float x = ax.to_px(best);
       draw->AddLine(ImVec2(x, p0.y), ImVec2(x, p1.y), muted);
-      ImGui::BeginTooltip();
+      begin_readout();
       ImGui::Text("%s = %s", spec.x_label.c_str(), num(float(best)).c_str());
       for (const PlotSeries& s : series)
         for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
@@ -249,7 +256,7 @@ void plot(const char* id, const PlotSpec& spec, const std::vector<PlotSeries>& s
                                num(float(s.y[i])).c_str());
             break;
           }
-      ImGui::EndTooltip();
+      end_readout();
     }
   }
   ImGui::SetCursorScreenPos(top_left);

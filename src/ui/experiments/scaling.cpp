@@ -50,7 +50,7 @@ void scaling(const lab::Lab& lab, lab::State& next, Memory& ui) {
          ImGui::PopTextWrapPos();
        }},
       {"histograms", [&] {
-         Grid hist(2, 380);
+         Grid hist(2, 300);
          const float h1 = card_height(230, 2);
          histogram_card(hist, "raw", tr("q·k before scaling"), d.raw,
                         i18n::format(tr("measured variance %s; the argument predicts d_k = %d"),
@@ -61,8 +61,11 @@ void scaling(const lab::Lab& lab, lab::State& next, Memory& ui) {
                         "N(0, 1)", "q·k / √d_k", h1);
        }},
       {"weights", [&] {
-         // Query 0's weights under each scale: one peak, a spread, or a flat line.
-         Grid weights(3, 260);
+         // Query 0's weights under each scale: one peak, a spread, or a flat line. Three in a row
+         // even on a phone, so that the figure with its slider stays one screen tall; a narrow
+         // card says only the largest weight.
+         Grid weights(3, 105);
+         const bool narrow = weights.width() < 240 * ImGui::GetFontSize() / 16;
          std::vector<double> keys(d.scales[0].sample_weights.size());
          for (std::size_t j = 0; j < keys.size(); ++j) keys[j] = double(j);
          for (int m = 0; m < 3; ++m) {
@@ -71,9 +74,11 @@ void scaling(const lab::Lab& lab, lab::State& next, Memory& ui) {
            PlotSpec spec;
            spec.x_label = tr("key");
            spec.y_label = tr("weight");
-           plot_card(weights, s.name.c_str(), card_height(170, 2), tr(kScaleLabels[m]),
-                     i18n::format(tr("scale %s; query 0's largest weight %s"), num(s.scale).c_str(), num(top).c_str()),
-                     spec, {{tr("query 0's weights"), keys, doubles(s.sample_weights), PlotSeries::Style::bars, m}});
+           const std::string note =
+               narrow ? i18n::format(tr("largest weight %s"), num(top).c_str())
+                      : i18n::format(tr("scale %s; query 0's largest weight %s"), num(s.scale).c_str(), num(top).c_str());
+           plot_card(weights, s.name.c_str(), card_height(170, narrow ? 3 : 2), tr(kScaleLabels[m]), note, spec,
+                     {{tr("query 0's weights"), keys, doubles(s.sample_weights), PlotSeries::Style::bars, m}});
          }
        }},
       {"sweep", [&] {
