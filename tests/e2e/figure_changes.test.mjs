@@ -1,7 +1,7 @@
 // Figures that show what their text says (issue 34), read from the pixels on screen at 1280 × 800
 // with a mouse and at 390 × 844 with touch: the histogram of q·k widens on screen as d_k grows
 // (its axis stays, only the data change), the gradients dS, dQ and dK fade as the scale
-// multiplier saturates the rows while dV does not, a tap on a cell shows its value within the
+// multiplier saturates the rows while dA does not, a tap on a cell shows its value within the
 // screen, and a mouse's tooltip goes when the pointer leaves the figure.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -68,13 +68,13 @@ for (const [name, device] of Object.entries(DEVICES)) {
     }
   });
 
-  test(`dS, dQ and dK fade on screen as the rows saturate, dV does not, on a ${name}`, async () => {
+  test(`dS, dQ and dK fade on screen as the rows saturate, dA does not, on a ${name}`, async () => {
     const { context, close } = await launchBrowser(device);
     try {
       const colour = {};
       for (const mult of [1, 64]) {
         const { page, errors } = await openLab(context, server.url, `view=gradients&mult=${mult}&figure=backward`);
-        for (const [map, title] of [['dS', /^dS = /], ['dQ', /^dQ = /], ['dK', /^dK = /], ['dV', /^dV = /]]) {
+        for (const [map, title] of [['dS', /^dS = /], ['dQ', /^dQ = /], ['dK', /^dK = /], ['dA', /^dA = /]]) {
           const item = await findItem(page, { kind: 'heatmap', label: title });
           (colour[map] ??= {})[mult] = chroma(await pixels(page, item));
         }
@@ -83,7 +83,8 @@ for (const [name, device] of Object.entries(DEVICES)) {
       }
       for (const map of ['dS', 'dQ', 'dK'])
         assert.ok(colour[map][64] < 0.25 * colour[map][1], `${map}: chroma ${colour[map][1].toFixed(1)} at multiplier 1, ${colour[map][64].toFixed(1)} at 64`);
-      assert.ok(colour.dV[64] > 0.5 * colour.dV[1], `dV: chroma ${colour.dV[1].toFixed(1)} at multiplier 1, ${colour.dV[64].toFixed(1)} at 64`);
+      // dA = dO Vᵀ does not depend on the scale: the same colours.
+      assert.ok(colour.dA[64] > 0.8 * colour.dA[1], `dA: chroma ${colour.dA[1].toFixed(1)} at multiplier 1, ${colour.dA[64].toFixed(1)} at 64`);
     } finally {
       await close();
     }

@@ -43,19 +43,22 @@ constexpr Stage kStages[] = {
 constexpr const char* kAllMaps[] = {"A", "dO", "dA", "dS", "dQ", "dK", "dV", "J"};
 constexpr const char* kBackwardMaps[] = {"A", "dA", "dS", "dQ", "dK", "dV"};
 
-// The named maps in a grid of cards at least `min_width` wide, each about as tall as it is wide.
+// The named maps in a grid of cards at least `min_width` wide, each about as tall as it is wide;
+// a phone's narrow cards lower, with their title only (and a rescaled map's note), so that the
+// figure with its controls stays one screen tall.
 template <std::size_t N>
 void maps(const lab::Lab& lab, lab::State& next, Memory& ui, const Data& d, const char* const (&ids)[N], float min_width) {
   const float scale = ImGui::GetFontSize() / 16.0f;
   Grid grid(static_cast<int>(N), min_width);
-  const float h = std::max(grid.width() * 1.05f, 150 * scale) / scale;
+  const bool narrow = grid.width() < 200 * scale;
+  const float h = narrow ? grid.width() * 0.8f / scale : std::max(grid.width() * 1.05f, 150 * scale) / scale;
   for (const char* id : ids) {
     const Stage& st = *std::find_if(std::begin(kStages), std::end(kStages), [&](const Stage& s) { return std::string_view(s.id) == id; });
     const attn::Matrix& values = d.*st.values;
-    grid.begin(st.id, card_height(h, 2));
+    grid.begin(st.id, card_height(h, narrow ? 1 : 2));
     MapSpec spec;
     spec.title = tr(st.title);
-    spec.caption = tr(st.caption);
+    if (!narrow) spec.caption = tr(st.caption);
     spec.values = &values;
     spec.diverging = st.at_one != nullptr;
     if (spec.diverging) {
@@ -111,7 +114,7 @@ void gradients(const lab::Lab& lab, lab::State& next, Memory& ui) {
          notice(tr("Each gradient map keeps the colours it has at multiplier 1: what fades has shrunk."));
        }},
       {"maps", [&] { maps(lab, next, ui, d, kAllMaps, 250); }},
-      {"backward", [&] { maps(lab, next, ui, d, kBackwardMaps, 170); }, true},
+      {"backward", [&] { maps(lab, next, ui, d, kBackwardMaps, 150); }, true},
       {"sweep", [&] {
          // The same problem as the multiplier grows (log axis).
          Grid sweep(2, 380);

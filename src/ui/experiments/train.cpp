@@ -279,29 +279,32 @@ void curves(const lab::Training& t, const std::string& this_run, const std::stri
 
   // Two by two on a phone, four in a row on a laptop's lesson column: the curves and the maps
   // with the controls on one screen.
-  Grid grid(4, 170);
-  // The title and up to three lines of note: Spanish notes wrap to three in a quarter width.
-  const float h = card_height(160, 4);
+  Grid grid(4, 150);
+  // The title and up to three lines of note: Spanish notes wrap to three in a quarter width. A
+  // phone's cards (two in a row) keep their titles only.
+  const bool narrow = grid.width() < 200 * ImGui::GetFontSize() / 16;
+  const float h = narrow ? card_height(115, 1) : card_height(160, 4);
+  const auto note = [narrow](const std::string& text) { return narrow ? std::string() : text; };
   PlotSpec spec;
   spec.x_label = tr("step");
   spec.x_min = 0;
   spec.log_y = true;
   spec.y_label = tr("loss");
-  plot_card(grid, "loss", h, tr("Loss"), tr("cross-entropy on each step's fresh batch"), spec, loss);
+  plot_card(grid, "loss", h, tr("Loss"), note(tr("cross-entropy on each step's fresh batch")), spec, loss);
   spec.log_y = false;
   spec.y_label = tr("accuracy");
   spec.y_min = 0;
   spec.y_max = 1;
   plot_card(grid, "accuracy", h, tr("Held-out accuracy"),
-            i18n::format(tr("%d sequences the model never trains on"), train::Run::kHeldOut), spec, accuracy);
+            note(i18n::format(tr("%d sequences the model never trains on"), train::Run::kHeldOut)), spec, accuracy);
   spec.y_label = "nats";
   spec.y_max = NAN;
-  plot_card(grid, "entropy", h, tr("Attention entropy"), tr("mean per head; 0 is one-hot, dashed is uniform"), spec,
+  plot_card(grid, "entropy", h, tr("Attention entropy"), note(tr("mean per head; 0 is one-hot, dashed is uniform")), spec,
             entropy);
   spec.log_y = true;
   spec.y_min = NAN;
   spec.y_label = tr("gradient norm");
-  plot_card(grid, "grad", h, tr("Q and K gradient"), tr("the norm reaching W_Q and W_K at each step"), spec, grad);
+  plot_card(grid, "grad", h, tr("Q and K gradient"), note(tr("the norm reaching W_Q and W_K at each step")), spec, grad);
 }
 
 void maps(const lab::Lab& lab, Memory& ui, const std::string& other_run) {
@@ -314,7 +317,7 @@ void maps(const lab::Lab& lab, Memory& ui, const std::string& other_run) {
   const Labels labels = [tokens](int i) { return token(tokens[std::size_t(i)]); };
   int count = 0;
   for (const train::Run* r : runs) count += int(r->maps().weights.size());
-  Grid grid(count, 160);  // the two runs' maps side by side on a phone
+  Grid grid(count, 150);  // the two runs' maps side by side on a phone
   const float scale = ImGui::GetFontSize() / 16.0f;
   // Smaller cells in a phone's column, so that the first plot is on screen under the map.
   const float largest = (grid.width() < 420 * scale ? 16 : 22) * scale;
