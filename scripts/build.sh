@@ -39,7 +39,7 @@ build_web() {
   local site=python/attention_lab/site
   rm -rf "$site"
   mkdir -p "$site"
-  cp build/web/{index.html,page-tools.js,load.js,attention-lab.js,attention-lab.wasm,LICENSE,THIRD_PARTY_NOTICES.md} "$site/"
+  cp build/web/{index.html,boundary.js,page-tools.js,load.js,page.js,attention-lab.js,attention-lab.wasm,LICENSE,THIRD_PARTY_NOTICES.md} "$site/"
   project_version >"$site/VERSION"
   # Every output carries the app gzip-compressed: zopfli's deflate is 4 % smaller than zlib's
   # best (python/attention_lab/_page.py compresses at run time where these are missing).

@@ -8,7 +8,7 @@
 # fused multiply-add, which both load where the browser runs relaxed SIMD), the examples, LICENSE
 # and THIRD_PARTY_NOTICES.md), HOSTING.md (docs/HOSTING.md), CHANGELOG.md, and in docs/ the
 # interfaces a course author's pages and scripts use (embed.md, contract.md, loading-data.md,
-# training.md, which link only to each other, and the pictures they show). The version is
+# training.md, practice.md, which link only to each other, and the pictures they show). The version is
 # CMakeLists.txt's.
 # Builds the site first (scripts/build.sh web: nothing to do when it is up to date). Running it
 # again replaces the archives with identical ones; it prints their paths.
@@ -26,7 +26,7 @@ command -v zip >/dev/null 2>&1 || die "zip is not installed: run scripts/setup.s
 # The build's own output goes to stderr, so stdout is only the archives' paths.
 "$root/scripts/build.sh" web >&2
 site=build/web
-for f in index.html attention-lab.js attention-lab.wasm attention-relaxed.wasm page-tools.js embed.js attention.js \
+for f in index.html boundary.js page.js load.js attention-lab.js attention-lab.wasm attention-relaxed.wasm page-tools.js embed.js attention.js \
          attention.wasm lesson.html leccion.html lesson.js lesson.css LICENSE THIRD_PARTY_NOTICES.md; do
   [ -e "$site/$f" ] || die "$site/$f is missing after the build"
 done
@@ -39,10 +39,10 @@ cp -R "$site/." "$stage/$name/"
 cp docs/HOSTING.md "$stage/$name/HOSTING.md"
 cp CHANGELOG.md "$stage/$name/CHANGELOG.md"
 mkdir "$stage/$name/docs"
-cp docs/embed.md docs/contract.md docs/loading-data.md docs/training.md "$stage/$name/docs/"
+cp docs/embed.md docs/contract.md docs/loading-data.md docs/training.md docs/practice.md "$stage/$name/docs/"
 # The pictures those documents show (embed.md's figures).
 mkdir "$stage/$name/docs/screenshots"
-grep -ho '](screenshots/[^)]*)' docs/embed.md docs/contract.md docs/loading-data.md docs/training.md |
+grep -ho '](screenshots/[^)]*)' docs/embed.md docs/contract.md docs/loading-data.md docs/training.md docs/practice.md |
   sed 's/^](\(.*\))$/\1/' | sort -u | while read -r picture; do cp "docs/$picture" "$stage/$name/docs/$picture"; done
 # Same build, same archives: one date for every entry (the compiled modules', which change only
 # when they are rebuilt; the build copies the hand-written files afresh each time), names in a

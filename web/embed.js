@@ -16,7 +16,8 @@
 // event each time one has, `state` (last known, kept while the figure is released),
 // `setState(partial)` (queued until ready), a `change` event whose detail is the new state, and
 // an `answer` event when the learner answers a practice question (detail: {question, answer,
-// correct, expected, explanation}). Everything travels by postMessage; only messages from the
+// correct, expected, explanation}), and a `question` event when the next question is on screen
+// (detail: {id, kind, text, choices?}). Everything travels by postMessage; only messages from the
 // instance's own frame and origin, of the expected shapes, are read, and nothing received is
 // ever evaluated. A swipe that the instance cannot scroll further (at its top or bottom)
 // scrolls the lesson instead.
@@ -52,15 +53,19 @@
   // (a text, a number or a list of numbers) and the verdict; the detail is a fresh copy.
   const isNumber = (x) => typeof x === 'number' && Number.isFinite(x);
   const isText = (x) => typeof x === 'string';
-  function answerOf(data) {
-    const q = data.question;
+  function questionOf(q) {
     if (!isPlainObject(q) || ![q.id, q.kind, q.text].every(isText)) return null;
     if (q.choices !== undefined && !(Array.isArray(q.choices) && q.choices.every(isText))) return null;
+    const question = { id: q.id, kind: q.kind, text: q.text };
+    if (q.choices) question.choices = q.choices.slice();
+    return question;
+  }
+  function answerOf(data) {
+    const question = questionOf(data.question);
+    if (!question) return null;
     const answer = data.answer;
     if (!(isText(answer) || isNumber(answer) || (Array.isArray(answer) && answer.every(isNumber)))) return null;
     if (typeof data.correct !== 'boolean' || !isText(data.expected) || !isText(data.explanation)) return null;
-    const question = { id: q.id, kind: q.kind, text: q.text };
-    if (q.choices) question.choices = q.choices.slice();
     return { question, answer: Array.isArray(answer) ? answer.slice() : answer, correct: data.correct,
              expected: data.expected, explanation: data.explanation };
   }
@@ -253,6 +258,11 @@
       if (isPlainObject(data) && data.type === 'attention-lab:answer') {
         const detail = answerOf(data);
         if (detail) this.dispatchEvent(new CustomEvent('answer', { detail }));
+        return;
+      }
+      if (isPlainObject(data) && data.type === 'attention-lab:question') {
+        const detail = questionOf(data.question);
+        if (detail) this.dispatchEvent(new CustomEvent('question', { detail }));
         return;
       }
       if (isPlainObject(data) && data.type === 'attention-lab:lost') {

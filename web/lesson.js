@@ -8,6 +8,7 @@
 //                                              events (docs/embed.md) mark the check done
 //   <span data-cite data-figure="fig-id" data-path="weights/2/2">   a number from the kernel:
 //                                              the figure's computation, entry at that path
+//   <span data-calc="sqrt 512">                  a number from a formula ([arithmetic] below)
 //
 // Cited numbers are computed here by the kernel module (attention.js, createAttention) from
 // the request of the figure they sit beside (FIGURE_REQUESTS): the same data the figure shows,
@@ -21,15 +22,15 @@
       contents: 'Contents', done: (n, total) => `${n} of ${total} done`,
       resume: (n, title) => `You stopped at chapter ${n}, “${title}”.`,
       continue: 'Continue', clear: 'Clear my progress', cleared: 'Progress cleared.',
-      right: 'Right: this check is done.', again: 'Not this time: read the explanation in the figure, then try the next question.',
-      read: 'read', checked: 'check done',
+      right: 'Right: this check is done.', again: 'Not this time: read the explanation in the figure, then press Next question.',
+      read: 'read', checked: 'check done', isDone: 'This check is done.',
     },
     es: {
       contents: 'Contenido', done: (n, total) => `${n} de ${total} hechos`,
       resume: (n, title) => `Te quedaste en el capítulo ${n}, «${title}».`,
       continue: 'Continuar', clear: 'Borrar mi progreso', cleared: 'Progreso borrado.',
-      right: 'Correcto: esta comprobación está hecha.', again: 'Esta vez no: lee la explicación en la figura y prueba la pregunta siguiente.',
-      read: 'leído', checked: 'comprobación hecha',
+      right: 'Correcto: esta comprobación está hecha.', again: 'Esta vez no: lee la explicación en la figura y pulsa «Siguiente pregunta».',
+      read: 'leído', checked: 'comprobación hecha', isDone: 'Esta comprobación está hecha.',
     },
   }[lang];
 
@@ -49,7 +50,8 @@
   };
 
   // [progress] kept in the reader's browser; a browser that refuses storage still reads the lesson.
-  const STORE = 'attention-lab-lesson';
+  // Each language's page keeps its own: a check answered on one is not answered on the other.
+  const STORE = lang === 'en' ? 'attention-lab-lesson' : `attention-lab-lesson-${lang}`;
   function loadProgress() {
     try {
       const p = JSON.parse(localStorage.getItem(STORE) || '{}');
@@ -152,7 +154,8 @@
     resume.hidden = false;
   }
 
-  // [checks] a right answer to a chapter's check marks it done; the verdict stays in the figure.
+  // [checks] a right answer to a chapter's check marks it done; the verdict stays in the figure,
+  // and when the figure asks its next question the line under it goes back to the check's standing.
   for (const figure of document.querySelectorAll('attention-lab[data-check]')) {
     const status = figure.parentElement.querySelector('.status');
     const id = figure.dataset.check;
@@ -162,12 +165,14 @@
       status.textContent = text;
       status.classList.toggle('done', done);
     };
-    if (progress.checks.includes(id)) show(WORDS.right, true);
+    const standing = () => show(progress.checks.includes(id) ? WORDS.isDone : '', progress.checks.includes(id));
+    standing();
     figure.addEventListener('answer', event => {
       const right = event.detail && event.detail.correct === true;
       if (right) mark('checks', id);
       show(right ? WORDS.right : WORDS.again, progress.checks.includes(id));
     });
+    figure.addEventListener('question', standing);
   }
 
   // [numbers] cited numbers, from the kernel, in the page's language.
@@ -184,6 +189,29 @@
     while (digits < 6 && !Number.isInteger(x) && Number.isInteger(rounded())) ++digits;
     return new Intl.NumberFormat(lang, { maximumSignificantDigits: digits }).format(x).replace('-', '−');
   }
+  // [arithmetic] numbers the text states that follow from a formula rather than a figure's
+  // computation (√d_k, ln of a type's largest value, a matrix's size, a softmax in float64).
+  function softmax(scores) {
+    const top = Math.max(...scores);
+    const e = scores.map(s => Math.exp(s - top));
+    const sum = e.reduce((a, b) => a + b, 0);
+    return e.map(x => x / sum);
+  }
+  const FORMULAS = {
+    sqrt: x => Math.sqrt(x),
+    ln: x => Math.log(x),
+    'mib-square': n => n * n * 4 / 2 ** 20,  // an n × n float32 matrix, in MiB
+    'softmax-top': (...s) => Math.max(...softmax(s)),
+    'softmax-slope': (...s) => { const w = Math.max(...softmax(s)); return w * (1 - w); },
+  };
+  for (const span of document.querySelectorAll('[data-calc]')) {
+    const [name, ...args] = span.dataset.calc.trim().split(/\s+/);
+    if (!FORMULAS[name] || args.some(a => !Number.isFinite(Number(a)))) throw new Error(`lesson: data-calc "${span.dataset.calc}"`);
+    const value = FORMULAS[name](...args.map(Number));
+    span.dataset.value = String(value);
+    span.textContent = format(value);
+  }
+
   async function cite() {
     const spans = [...document.querySelectorAll('[data-cite]')];
     if (!spans.length || typeof createAttention !== 'function') return;

@@ -1,7 +1,7 @@
 // Bringing your own data (docs/loading-data.md): a request in the contract's JSON format
 // (docs/contract.md) or NumPy .npy files, opened with the page's file button, dropped on the
 // canvas, or passed by a script. Everything is read in the page; nothing is uploaded.
-// index.html calls attentionLabLoad(Module, api) once, before the app loads; it adds:
+// page.js calls attentionLabLoad(Module, api, call) once, before the app loads; it adds:
 //
 //   attentionLab.load(request[, {tokens, head, name}])  -> {notes: [...]} or {error: "..."}
 //   attentionLab.loadFiles(files)                       -> a promise of the same
@@ -10,7 +10,7 @@
 // parsed and checked in C++ by the contract's parser, then mapped onto the walkthrough
 // (src/model/load.h). This file only reads what JSON cannot carry: the .npy format.
 'use strict';
-window.attentionLabLoad = function (Module, api) {
+window.attentionLabLoad = function (Module, api, call) {
   const ENVELOPE = ['request', 'tokens', 'head'];
 
   // The strings go through malloc: ccall's strings live on the stack, and a request at the
@@ -26,7 +26,7 @@ window.attentionLabLoad = function (Module, api) {
     });
     try {
       if (!texts[0] || !texts[1]) return { error: 'request: too large for this page\'s memory' };
-      return JSON.parse(Module.ccall('lab_load', 'string', ['number', 'number'], texts));
+      return JSON.parse(call('lab_load', ...texts));
     } finally {
       texts.forEach(ptr => ptr && Module._free(ptr));
     }

@@ -1,6 +1,7 @@
 """The lab as one self-contained HTML document, and as an output cell's iframe of it.
 
-The document is the site's own page (index.html, with its page-tools.js and load.js inlined)
+The document is the site's own page (index.html, with its scripts inlined: boundary.js, page-tools.js,
+load.js and page.js)
 carrying the app (attention-lab.js and .wasm, gzip-compressed, in base 85) and the data, which
 boot.js unpacks in the browser: nothing is fetched, so a notebook exported to HTML, or a course
 page built from it, works from a file and offline, and each output stands alone.
@@ -115,6 +116,11 @@ def document(payload_object):
 
 # Before the lab has said how tall it is (height=None), or where no script can ask it.
 FIRST_HEIGHT = 560
+# The message in which the lab tells its height, and the heights a frame is held to, as for a
+# lesson's figures (embed.js): src/app/boundary.json's "messages" and "frameHeight", which
+# tests/js/boundary.test.mjs holds these to.
+SIZE_MESSAGE = "attention-lab:size"
+FRAME_HEIGHT = (100, 8000)
 
 # The output's script, in the notebook's page, where scripts run (a trusted notebook, an
 # exported page): the live lab replaces the picture, found by its id once the output is in the
@@ -125,7 +131,7 @@ _HOST_SCRIPT = """<script>
 (function () {
   var tries = 0;
   (function removePicture() {
-    var picture = document.getElementById(%s);
+    var picture = document.getElementById(%(picture)s);
     if (picture) picture.remove();
     else if (++tries < 100) setTimeout(removePicture, 20);
   })();
@@ -133,11 +139,11 @@ _HOST_SCRIPT = """<script>
   window.attentionLabOutputs = true;
   window.addEventListener('message', function (event) {
     var data = event.data;
-    if (!data || data.type !== 'attention-lab:size' || !isFinite(data.height)) return;
+    if (!data || data.type !== %(size)s || !isFinite(data.height)) return;
     var frames = document.querySelectorAll('iframe[name="attention-lab-content-height"]');
     for (var i = 0; i < frames.length; i++) {
       if (frames[i].contentWindow === event.source)
-        frames[i].style.height = Math.min(Math.max(Math.ceil(data.height), 200), 4000) + 'px';
+        frames[i].style.height = Math.min(Math.max(Math.ceil(data.height), %(lowest)d), %(highest)d) + 'px';
     }
   });
 })();
@@ -154,4 +160,6 @@ def output(doc, height, title, picture_html):
     return (f'<div id="{picture_id}">{picture_html}</div>'
             f'<iframe srcdoc="{html.escape(doc, quote=True)}" title="{html.escape(title, quote=True)}" {sizing}'
             f'style="display:block;width:100%;height:{int(height or FIRST_HEIGHT)}px;border:0;border-radius:8px" '
-            'allow="clipboard-write"></iframe>' + _HOST_SCRIPT % json.dumps(picture_id))
+            'allow="clipboard-write"></iframe>' +
+            _HOST_SCRIPT % {"picture": json.dumps(picture_id), "size": json.dumps(SIZE_MESSAGE),
+                            "lowest": FRAME_HEIGHT[0], "highest": FRAME_HEIGHT[1]})

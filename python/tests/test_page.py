@@ -59,7 +59,7 @@ def test_the_payload_is_the_data_and_the_app():
 def test_nothing_is_fetched_and_the_scripts_are_inside():
     document = attention_lab.show(*rng.standard_normal((3, 2, 2))).document
     assert not re.search(r'\s(src|href)="(?!data:)', document), "an address to fetch"
-    for script in ("page-tools.js", "load.js"):
+    for script in ("boundary.js", "page-tools.js", "load.js", "page.js"):
         assert (SITE / script).read_text(encoding="utf-8") in document
     # boot.js and its payload come before anything of index.html.
     assert document.index('id="lab-payload"') < document.index("window.labMissing")

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 #include "page_bridge.h"
 #include "state.h"
 
@@ -91,8 +93,14 @@ void apply_fragment(App& app, const std::string& fragment, bool replace, std::ve
 
 void publish_change(App& app) {
   if (!app.lab.take_changed()) return;
-  page::state_changed(lab::to_fragment(app.lab.state()));
+  page::state_changed(lab::to_fragment(app.lab.state()), state_object(app.lab.state()));
   wake();
+}
+
+std::string state_object(const lab::State& state) {
+  nlohmann::ordered_json object = nlohmann::ordered_json::object();
+  for (auto& [key, value] : lab::state_pairs(state, true)) object[key] = std::move(value);
+  return object.dump();
 }
 
 // [SECTION] practice

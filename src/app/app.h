@@ -74,9 +74,12 @@ void change_state(App& app, lab::State next, bool ongoing);
 // Applies a fragment over the current state (or over the defaults when `replace`), shows
 // its notes (after `earlier` ones, from decoding), and tells the page about the change.
 void apply_fragment(App& app, const std::string& fragment, bool replace, std::vector<std::string> earlier = {});
-// After a change of state, if there was one: tells the page (its URL fragment and listeners)
-// and draws again.
+// After a change of state, if there was one: tells the page (its URL fragment, listeners and
+// host, in one crossing: page::state_changed) and draws again.
 void publish_change(App& app);
+// The state as the page's getState() gives it: a JSON object of every key and its value as a
+// string, in the link's order.
+std::string state_object(const lab::State& state);
 // Shows the link's notes (after the earlier ones) in the language now shown, reading the link
 // again if they were written in another.
 void show_link_notes(App& app);

@@ -148,7 +148,11 @@ void advance_training(App& app) {
 // Practice mode's buttons: a new question, or the typed or chosen answer to the current one.
 void answer_practice(App& app) {
   ui::Memory& u = app.ui;
-  if (u.practice_next_requested) app.lab.practice_next(), wake();
+  if (u.practice_next_requested) {
+    app.lab.practice_next();
+    page::asked(app.lab.practice().question_json());
+    wake();
+  }
   if (!u.practice_answer.empty()) check_answer(app, u.practice_answer);
   u.practice_next_requested = false;
   u.practice_answer.clear();
@@ -157,19 +161,12 @@ void answer_practice(App& app) {
 // Whether the next frame has something to draw; when not, the browser's loop rests (app.h).
 bool busy(const App& app) { return app.pending > 0 || animating(app) || web_input::animating(); }
 
-void frame() {
-  App& app = *g_app;
-#ifdef __EMSCRIPTEN__
-  // The page wakes the app when the canvas's size or the pixel ratio changes (page-tools.js).
-  if (fit_canvas(app.window)) wake();
-  // Hidden (the page, or the canvas out of view: page-tools.js), the app rests until it is
-  // visible again. The first frame is drawn regardless: it resolves ready.
-  if (!app.visible && app.frames > 0) return rest();
-#endif
-  if (web_input::animating()) wake();  // a swipe's momentum, a tap's frames
-  // Fonts and style follow the screen's scale and the theme; rebuilt only when they change.
+// [SECTION] one frame, in named steps
+// The screen's scale, the theme (theme=auto: the system's scheme) and the finger's pointer:
+// fonts and style are rebuilt when one changes. The language: the page's words and the notes
+// on screen follow it.
+void follow_screen(App& app) {
   const float scale = current_scale(app.window);
-  // theme=auto follows the system's scheme (the page's media query in the browser).
   const lab::Theme theme = app.lab.state().theme;
   const int dark = theme == lab::Theme::dark || (theme == lab::Theme::system && app.ui.prefers_dark);
   if (scale != app.ui_scale || dark != app.dark || app.ui.touch_screen != app.touch_screen) {
@@ -193,9 +190,10 @@ void frame() {
     if (!app.ui.notes.empty() && app.link_notes.lang != lang) show_link_notes(app);
     wake();
   }
-  if (!busy(app)) return rest();
-  app.pending = std::max(0, app.pending - 1);
+}
 
+// The interface, drawn into ImGui's lists: returns the state it asks for.
+lab::State draw_interface(App& app) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   web_input::before_new_frame();
@@ -211,7 +209,11 @@ void frame() {
   ImGui::Render();
   ui::input::end_frame();
   web_input::after_frame();
+  return next;
+}
 
+// ImGui's lists onto the screen; the figure's and the column's heights to the page.
+void present(App& app) {
   int fb_w = 0, fb_h = 0;
   glfwGetFramebufferSize(app.window, &fb_w, &fb_h);
   glViewport(0, 0, fb_w, fb_h);
@@ -219,11 +221,14 @@ void frame() {
   glClearColor(bg.x, bg.y, bg.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-
   report_height(app.ui.figure_height, app.ui_scale, app.figure_height, page::figure_height);
   report_height(app.ui.content_height, app.ui_scale, app.content_height, page::content_height);
+}
 
-  // The person's changes: one recomputation at most, after the frame that asked for it.
+// What the frame asked for, after it was drawn: the person's change of state (one
+// recomputation at most), undo and redo, training and measuring slices, practice, and the
+// page's table and exports.
+void carry_out_requests(App& app, lab::State next) {
   // A gesture is a drag, or a button held down, on an item (one undo for the whole drag); a
   // value typed into a field is an edit of its own.
   change_state(app, std::move(next), ImGui::IsAnyItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Left));
@@ -240,20 +245,48 @@ void frame() {
   app.lab.measure(kTrainBudgetMs);
   if (app.lab.experiment().version() != measured) wake();
   tools::after_frame();
+}
 
-  ++app.frames;
-  if (app.frames == 1) page::first_frame();
 #ifndef __EMSCRIPTEN__
-  if (!app.options.screenshot.empty() && app.frames >= app.options.frames) {
+// --screenshot and --export: done once the frames asked for are drawn, then the program ends.
+void finish_command_line(App& app) {
+  if (app.frames < app.options.frames) return;
+  if (!app.options.screenshot.empty()) {
+    int fb_w = 0, fb_h = 0;
+    glfwGetFramebufferSize(app.window, &fb_w, &fb_h);
     app.failed = !write_screenshot(app.options.screenshot.c_str(), fb_w, fb_h);
     glfwSetWindowShouldClose(app.window, GLFW_TRUE);
   }
-  if (const std::string& kind = app.options.export_kind; !kind.empty() && app.frames >= app.options.frames) {
+  if (const std::string& kind = app.options.export_kind; !kind.empty()) {
     const auto export_kind = kind == "png" ? ui::ExportKind::png : kind == "csv" ? ui::ExportKind::csv : ui::ExportKind::json;
     app.failed = !ui::run_export(app.lab, app.ui, export_kind);
     std::fprintf(stderr, "attention-lab: %s\n", app.ui.export_message.c_str());
     glfwSetWindowShouldClose(app.window, GLFW_TRUE);
   }
+}
+#endif
+
+void frame() {
+  App& app = *g_app;
+#ifdef __EMSCRIPTEN__
+  // The page wakes the app when the canvas's size or the pixel ratio changes (page-tools.js).
+  if (fit_canvas(app.window)) wake();
+  // Hidden (the page, or the canvas out of view: page-tools.js), the app rests until it is
+  // visible again. The first frame is drawn regardless: it resolves ready.
+  if (!app.visible && app.frames > 0) return rest();
+#endif
+  if (web_input::animating()) wake();  // a swipe's momentum, a tap's frames
+  follow_screen(app);
+  if (!busy(app)) return rest();
+  app.pending = std::max(0, app.pending - 1);
+
+  lab::State next = draw_interface(app);
+  present(app);
+  carry_out_requests(app, std::move(next));
+  ++app.frames;
+  if (app.frames == 1) page::first_frame(state_object(app.lab.state()));
+#ifndef __EMSCRIPTEN__
+  finish_command_line(app);
 #endif
   glfwSwapBuffers(app.window);
   // Nothing more to draw: no callback until something wakes the app.

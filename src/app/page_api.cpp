@@ -1,6 +1,7 @@
-// The page API's C side: every function web/index.html, web/page-tools.js and web/load.js
-// call through ccall (window.attentionLab, docs/embed.md). Pointers returned are valid until
-// the next call of the same function. The events the app sends the page are page_bridge.h's.
+// The page API's C side: every function of boundary.json's "calls", which web/page.js,
+// page-tools.js and load.js call through ccall (window.attentionLab, docs/embed.md). Pointers
+// returned are valid until the next call of the same function. The events the app sends the
+// page are page_bridge.h's.
 #include <emscripten.h>
 #include <emscripten/html5.h>
 #include <malloc.h>
@@ -25,14 +26,12 @@
 
 extern "C" {
 
-// [SECTION] state and computation (index.html)
+// [SECTION] state and computation (page.js)
 // The current state as a JSON object of every key and its value as a string (getState()),
 // in the fragment's order.
 PAGE_API const char* lab_get_state() {
   static std::string text;
-  nlohmann::ordered_json state = nlohmann::ordered_json::object();
-  for (auto& [key, value] : lab::state_pairs(g_app->lab.state(), true)) state[key] = std::move(value);
-  text = state.dump();
+  text = state_object(g_app->lab.state());
   return text.c_str();
 }
 // Applies a fragment: over the current state, or from scratch when `replace` is nonzero.
@@ -115,7 +114,7 @@ PAGE_API const char* lab_load(const char* request, const char* options) {
   return text.c_str();
 }
 
-// [SECTION] the page's words (page-tools.js, index.html, load.js)
+// [SECTION] the page's words (page-tools.js, page.js, load.js)
 // attentionLab.about(): the About box's text, in the language on screen.
 PAGE_API const char* lab_about() {
   static std::string text;
@@ -156,19 +155,24 @@ PAGE_API void lab_set_preferences(int dark, int reduced_motion, int coarse_point
   wake();
 }
 
-// What an export would give, as text: kind 1 = CSV, 2 = JSON, 3 = embed code.
+// What an export would give, as text: `kind` is ui::ExportKind's (boundary.json's
+// "exportKinds", in order): csv, json or embed code.
 PAGE_API const char* lab_export_text(int kind) {
   static std::string text;
   const lab::Lab& lab = g_app->lab;
-  text = kind == 1 ? ui::matrices_csv(lab) : kind == 2 ? ui::state_json(lab) : ui::embed_code(lab.state());
+  switch (ui::ExportKind(kind)) {
+    case ui::ExportKind::csv: text = ui::matrices_csv(lab); break;
+    case ui::ExportKind::json: text = ui::state_json(lab); break;
+    default: text = ui::embed_code(lab.state()); break;
+  }
   return text.c_str();
 }
 
-// Runs an export as the Export menu does: 0 = PNG (after the next frame), 1 = CSV, 2 = JSON,
-// 3 = copy embed code.
+// Runs an export as the Export menu does: PNG (after the next frame), CSV, JSON, or copy the
+// embed code (ui::ExportKind's numbers).
 PAGE_API void lab_export(int kind) {
   if (ui::ExportKind(kind) == ui::ExportKind::png) tools::request_png();
-  else if (kind > 0 && kind <= 3) ui::run_export(g_app->lab, g_app->ui, ui::ExportKind(kind));
+  else if (kind > 0 && kind <= int(ui::ExportKind::embed)) ui::run_export(g_app->lab, g_app->ui, ui::ExportKind(kind));
   wake();  // the Export menu's message
 }
 

@@ -1,8 +1,8 @@
-// Export and accessibility between the interface and its platform: where exported files and
-// copied text go (a file beside the working directory and ImGui's clipboard natively; a
-// download and navigator.clipboard in the browser), the reader's system settings (dark
-// scheme, reduced motion) and the screen-reader mirror of the current stage in the page.
-// In the browser web/page-tools.js is the other side; its calls come in through page_api.cpp.
+// Export and accessibility between the interface and its platform: ui::Memory's services
+// (save, copy, open) connected to page_bridge.h's platform calls, the reader's system
+// settings (dark scheme, reduced motion, a finger's pointer), and the screen-reader mirror of
+// the current stage sent to the page after each frame. The page's calls come in through
+// page_api.cpp.
 #pragma once
 
 #include "lab.h"

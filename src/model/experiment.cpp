@@ -54,7 +54,7 @@ static_assert(in_view_order(kComputations));
 
 void Experiment::update(const State& s) {
   const auto compute = kComputations[std::size_t(s.view)].compute;
-  // The parameters its data is computed from (state.cpp's table of keys says which).
+  // The parameters its data is computed from (src/state/keys.cpp's table of keys says which).
   const std::string key = compute ? experiment_parameters(s) : "";
   if (key == key_) return;
   key_ = key;

@@ -42,6 +42,22 @@ void Lab::set_state(State state) {
 }
 
 void Lab::practice_next() {
+  // After the first question, the next is about the next query row that keeps two keys or more
+  // (a row with one open key gives it weight 1, nothing to work out): a question about the
+  // screen is then never the last one again (largest_weight, output_row).
+  if (practice_.asked() > 0 && state_.nq > 1) {
+    State next = state_;
+    const auto open_keys = [&](int i) {
+      int open = 0;
+      for (int j = 0; j < head().weights.cols(); ++j) open += mask_reason(i, j).empty();
+      return open;
+    };
+    for (int step = 1; step <= state_.nq; ++step) {
+      next.query = (state_.query + step) % state_.nq;
+      if (open_keys(next.query) >= 2) break;
+    }
+    set_state(std::move(next));
+  }
   const practice::Live live{q(), k(), v(), head(), options_.scale, state_.query,
                             [this](int i) { return query_label(i); }, [this](int j) { return key_label(j); },
                             [this](int i, int j) { return mask_reason(i, j); }};

@@ -209,15 +209,11 @@ Loaded load(std::string_view request_json, std::string_view options_json, const 
         head, shape.heads));
 
   // The walkthrough keeps every intermediate of every sequence: as many as its limits allow.
-  const std::uint64_t per_sequence = std::uint64_t(shape.nq) * shape.nk;
-  const int batches = int(std::min<std::uint64_t>(
-      {std::uint64_t(shape.batch), std::uint64_t(Limits::max_batch),
-       std::max<std::uint64_t>(1, Limits::max_batch_scores / per_sequence)}));
+  const int most = max_batches(shape.nq, shape.nk);
+  const int batches = std::min(shape.batch, most);
   if (batches < shape.batch)
     out.notes.push_back(i18n::format(tr("Showing the first %d of %d sequences: the walkthrough holds at most %d at this size"),
-                                     batches, shape.batch,
-                                     int(std::min<std::uint64_t>(Limits::max_batch,
-                                                                 std::max<std::uint64_t>(1, Limits::max_batch_scores / per_sequence)))));
+                                     batches, shape.batch, most));
   auto slice = [&](const std::vector<float>& t, int heads, int h, int rows, int cols) {
     std::vector<float> part;
     part.reserve(std::size_t(batches) * rows * cols);

@@ -14,12 +14,18 @@ enum class QuestionKind {
   fill_pitfall,    // the weight a key keeps when the mask adds −1 instead of −∞
   stable_softmax,  // the softmax of large scores, by subtracting the row maximum
   saturation,      // the softmax's derivative at the winning key, unscaled against 1/√d_k
+  score,           // one score of the selected query, q·k times the scale, within ±0.01 (live)
+  online_softmax,  // the online softmax's running sum after a block that raises the maximum
+  tiled_memory,    // MiB of the n × n score matrix, or of a tiled kernel's running state
+  grouped_kv,      // the shape of K when query heads share key/value heads
 };
 // Each kind's name, in QuestionKind's order: in question ids, the page API's "kind" and the
 // link's `ask`. A new kind is an enumerator and a name here, and its row in practice.cpp's
 // table of makers (checked at compile time to have one per kind).
 inline constexpr const char* kKindNames[] = {"largest_weight", "weight",       "output_row",
                                              "masked_weight",  "shape",        "spread",
-                                             "fill_pitfall",   "stable_softmax", "saturation"};
+                                             "fill_pitfall",   "stable_softmax", "saturation",
+                                             "score",          "online_softmax", "tiled_memory",
+                                             "grouped_kv"};
 
 }  // namespace practice

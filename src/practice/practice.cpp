@@ -4,13 +4,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
 
 #include "i18n.h"
+#include "number_text.h"
 #include "sampling.h"
 #include "scaling.h"
 
@@ -318,6 +318,107 @@ Question saturation(std::uint32_t seed) {
   return q;
 }
 
+Question score(const Live& live, std::uint32_t seed) {
+  const int i = live.query, j = int(seed % std::uint32_t(live.head.scaled.cols()));
+  Question q;
+  q.text = i18n::format(tr("What is the score of query %s against key %s: their dot product times the scale %s? "
+                           "(within ±0.01)"),
+                        live.query_label(i).c_str(), live.key_label(j).c_str(), num(live.scale).c_str());
+  q.about_screen = true;
+  q.expected = {live.head.scaled(i, j)};
+  q.tolerance = 0.01;
+  q.expected_text = num(q.expected[0]);
+  // q_i·k_j written out term by term (at most four terms: wider rows end in "…").
+  std::string terms;
+  const int dims = int(live.q.cols()), shown = std::min(dims, 4);
+  for (int d = 0; d < shown; ++d) terms += (d ? " + " : "") + num(live.q(i, d), 3) + "·" + num(live.k(j, d), 3);
+  if (shown < dims) terms += " + …";
+  q.explanation = i18n::format(tr("Multiply the vectors entry by entry and add: %s·%s = %s = %s. Times the scale %s: "
+                                  "%s. A key pointing the way the query points scores high, a perpendicular one 0."),
+                               live.query_label(i).c_str(), live.key_label(j).c_str(), terms.c_str(),
+                               num(live.head.raw(i, j)).c_str(), num(live.scale).c_str(), q.expected_text.c_str());
+  return q;
+}
+
+Question online_softmax(std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  // A first block of two keys, then a second whose first score raises the running maximum, so
+  // the step has to rescale what it kept.
+  const std::vector<float> first = {float(rng() % 3), float(rng() % 3)};
+  const float m = std::max(first[0], first[1]);
+  const std::vector<float> second = {m + 1 + float(rng() % 2), float(rng() % 3)};
+  const double sum = std::exp(double(first[0] - m)) + std::exp(double(first[1] - m));
+  // The kernel's softmax of all four scores: its row sum, Σ e^(s − max), is what the running
+  // sum must be once every key has been seen.
+  const attn::HeadTrace all = row_through_kernel({first[0], first[1], second[0], second[1]}, {}, attn::kNegInf);
+  const double m2 = all.row_max(0), rescale = std::exp(double(m) - m2);
+  Question q;
+  q.text = i18n::format(tr("Online softmax: after a first block of keys with scores %s, the running maximum is m = %s "
+                           "and the running sum of e^(s − m) is %s. The next block's scores are %s. What is the "
+                           "running sum after it? (within ±0.01)"),
+                        list({first[0], first[1]}, 3).c_str(), num(m).c_str(), num(sum, 5).c_str(),
+                        list({second[0], second[1]}, 3).c_str());
+  q.expected = {double(all.row_sum(0))};
+  q.tolerance = 0.01;
+  q.expected_text = num(q.expected[0]);
+  q.explanation = i18n::format(tr("The new maximum is m' = %s. What was summed against m is rescaled: %s · e^(%s − %s) "
+                                  "= %s · %s; then the new block's terms are added: + e^(%s − %s) + e^(%s − %s) = %s. "
+                                  "It is Σ e^(s − m') over all four keys, as if they had been seen at once."),
+                               num(m2).c_str(), num(sum, 5).c_str(), num(m).c_str(), num(m2).c_str(),
+                               num(sum, 5).c_str(), num(rescale).c_str(), num(second[0]).c_str(), num(m2).c_str(),
+                               num(second[1]).c_str(), num(m2).c_str(), q.expected_text.c_str());
+  return q;
+}
+
+Question tiled_memory(std::uint32_t seed, int number) {
+  static constexpr int kNs[] = {1024, 2048, 4096, 8192};
+  static constexpr int kDvs[] = {64, 128};
+  const int n = kNs[seed % 4], dv = kDvs[(seed / 4) % 2];
+  constexpr double kMiB = 1024.0 * 1024.0, kFloat = 4;
+  const double plain = double(n) * n * kFloat / kMiB, tiled = double(n) * (dv + 2) * kFloat / kMiB;
+  Question q;
+  if (number % 2 == 0) {
+    q.text = i18n::format(tr("One head, n = %d tokens, scores in float32 (4 bytes). How many MiB does the n × n score "
+                             "matrix take? (within 1%%)"),
+                          n);
+    q.expected = {plain};
+  } else {
+    q.text = i18n::format(tr("One head, n = %d tokens, d_v = %d, float32 (4 bytes). A tiled kernel keeps, for each "
+                             "query, a running maximum, a running sum and a running output row of d_v numbers. How "
+                             "many MiB is that for all n queries? (within 1%%)"),
+                          n, dv);
+    q.expected = {tiled};
+  }
+  q.tolerance = 0.01 * q.expected[0];
+  q.expected_text = num(q.expected[0]);
+  q.explanation = i18n::format(tr("The score matrix: n × n × 4 bytes = %s MiB (1 MiB = 2^20 bytes). The tiled kernel's "
+                                  "running state: n × (d_v + 2) × 4 bytes = %s MiB, no more than the output itself. "
+                                  "Doubling n multiplies the first by 4 and the second by 2; the work, every query "
+                                  "against every key, is n² either way."),
+                               num(plain).c_str(), num(tiled).c_str());
+  return q;
+}
+
+Question grouped_kv(std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  static constexpr int kHeads[] = {8, 16, 32};
+  static constexpr int kNs[] = {128, 512, 1024};
+  static constexpr int kDks[] = {64, 128};
+  const int heads = kHeads[rng() % 3], kv_heads = 1 << (rng() % 3), n = kNs[rng() % 3], dk = kDks[rng() % 2];
+  Question q;
+  q.text = i18n::format(tr("Grouped-query attention: %d query heads share %d key/value heads, d_k = %d, and the "
+                           "sequence has %d tokens. What is the shape of K, heads × tokens × d_k?"),
+                        heads, kv_heads, dk, n);
+  q.expected = {double(kv_heads), double(n), double(dk)};
+  // Not translated: it is also how a shape is typed as an answer.
+  q.expected_text = std::to_string(kv_heads) + "×" + std::to_string(n) + "×" + std::to_string(dk);
+  q.explanation = i18n::format(tr("K has one head per key/value head: %s. Each group of %d query heads reads the same "
+                                  "K and V; Q keeps all %d heads, and so do the weights and the outputs. With a "
+                                  "key/value head per query head K would be %d×%d×%d, %d times more memory."),
+                               q.expected_text.c_str(), heads / kv_heads, heads, heads, n, dk, heads / kv_heads);
+  return q;
+}
+
 // Reads the numbers of an answer: a number, an array of numbers, or text holding numbers.
 bool numbers_of(const nlohmann::json& answer, std::vector<double>& out, std::string& error) {
   auto add = [&](const nlohmann::json& x) {
@@ -329,22 +430,8 @@ bool numbers_of(const nlohmann::json& answer, std::vector<double>& out, std::str
     for (const auto& x : answer)
       if (!add(x)) return false;
   } else if (answer.is_string()) {
-    const std::string text = answer.get<std::string>();
-    const char* p = text.c_str();
-    while (*p) {
-      if (std::strchr("0123456789-+.", *p) == nullptr) {
-        ++p;
-        continue;
-      }
-      char* end = nullptr;
-      const double x = std::strtod(p, &end);
-      if (end == p) {
-        ++p;
-        continue;
-      }
-      out.push_back(x);
-      p = end;
-    }
+    // In Spanish a comma between digits is the decimal mark ("0,8044"); a point reads too.
+    out = text::read_numbers(answer.get<std::string>(), i18n::language() == i18n::Lang::es);
   } else if (!add(answer)) {
     return false;
   }
@@ -373,6 +460,10 @@ constexpr KindRow kKinds[] = {
     {QuestionKind::fill_pitfall, [](const Live&, std::uint32_t seed, int) { return fill_pitfall(seed); }},
     {QuestionKind::stable_softmax, [](const Live&, std::uint32_t seed, int) { return stable_softmax(seed); }},
     {QuestionKind::saturation, [](const Live&, std::uint32_t seed, int) { return saturation(seed); }},
+    {QuestionKind::score, [](const Live& l, std::uint32_t seed, int) { return score(l, seed); }},
+    {QuestionKind::online_softmax, [](const Live&, std::uint32_t seed, int) { return online_softmax(seed); }},
+    {QuestionKind::tiled_memory, [](const Live&, std::uint32_t seed, int n) { return tiled_memory(seed, n); }},
+    {QuestionKind::grouped_kv, [](const Live&, std::uint32_t seed, int) { return grouped_kv(seed); }},
 };
 
 // QuestionKind's values index the table, and every kind has a name.

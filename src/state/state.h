@@ -144,6 +144,10 @@ bool show_head(State& s, int head);
 int loaded_head_count(const State& s);
 int loaded_layer_count(const State& s);
 
+// The most sequences the walkthrough keeps at n_q × n_k (every intermediate of each):
+// Limits::max_batch, fewer where their scores would pass Limits::max_batch_scores; one at least.
+int max_batches(int nq, int nk);
+
 // Makes a state self-consistent: self-attention ties n_k and d_v to Q, the query and batch
 // indices stay in range, typed matrices of the wrong size (or not used: Q with projections,
 // X and W without) are dropped.
@@ -184,7 +188,7 @@ std::vector<std::pair<std::string, std::string>> state_pairs(const State& s, boo
 // attributes' (docs/embed.md documents each; tests/unit/docs_test.cpp holds them together).
 std::vector<std::string> state_keys();
 
-// The table of keys (state.cpp) says for each whether Lab computes again when it changes (the
+// The table of keys (keys.cpp) says for each whether Lab computes again when it changes (the
 // walkthrough's numbers, or what the screen makes from them in the reader's language and
 // mode), and which experiment views' data it changes; from it:
 // - the state with every other key at its default: states with equal computed parts compute

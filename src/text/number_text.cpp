@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace text {
 
@@ -105,6 +106,30 @@ std::string num_fit(float x, int max_chars) {
     if (chars(shown) > max_chars) shown = powers_of_ten(x, 1);
   }
   return chars(shown) <= max_chars ? shown : "";
+
+std::vector<double> read_numbers(std::string_view typed, bool decimal_comma) {
+  std::string text(typed);
+  const auto digit = [&](std::size_t i) { return i < text.size() && text[i] >= '0' && text[i] <= '9'; };
+  if (decimal_comma)
+    for (std::size_t i = 1; i + 1 < text.size(); ++i)
+      if (text[i] == ',' && digit(i - 1) && digit(i + 1)) text[i] = '.';
+  std::vector<double> out;
+  const char* p = text.c_str();
+  while (*p) {
+    if (std::strchr("0123456789-+.", *p) == nullptr) {
+      ++p;
+      continue;
+    }
+    char* end = nullptr;
+    const double x = std::strtod(p, &end);
+    if (end == p) {
+      ++p;
+      continue;
+    }
+    out.push_back(x);
+    p = end;
+  }
+  return out;
 }
 
 }  // namespace text

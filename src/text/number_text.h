@@ -1,12 +1,15 @@
 // Numbers as text, one function per purpose:
 //   shortest()    where the value must survive (links, states): reads back as the same float;
 //   significant() where a reader needs its size, not every digit (error messages);
-//   fixed()       where numbers line up at a number of decimals (tables, readouts).
+//   fixed()       where numbers line up at a number of decimals (tables, readouts);
+//   read_numbers() the numbers a person typed (a practice answer), in their language's notation.
 // All three write the C locale's ASCII ("-1.5e-07"); the interface's own display (a real
 // minus sign, trimmed zeros) builds on them in ui/explain.h.
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace text {
 
@@ -31,5 +34,11 @@ std::string num(float x);
 std::string num_fit(float x, int max_chars);
 // Characters of a UTF-8 text (not bytes): for columns aligned with spaces in a monospaced font.
 int chars(const std::string& utf8);
+
+// The numbers in a typed text, in order, whatever lies between them: "0.8044", "2.87, 0",
+// "8x12", "(8, 12)". With `decimal_comma` (a Spanish reader), a comma between two digits is
+// the decimal mark, so "0,8044" is one number and "2,87; 0" or "2,87 0" two; a point still
+// reads as one too.
+std::vector<double> read_numbers(std::string_view typed, bool decimal_comma);
 
 }  // namespace text

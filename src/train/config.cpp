@@ -10,7 +10,7 @@ namespace {
 
 auto tie(const Config& c) {
   return std::tie(c.task, c.layers, c.heads, c.d_model, c.d_k, c.seq, c.vocab, c.causal, c.scale, c.positions,
-                  c.init_std, c.proj_std, c.lr, c.batch, c.seed);
+                  c.positions_in_qk, c.init_std, c.proj_std, c.lr, c.batch, c.seed);
 }
 
 std::string range(const char* field, long lo, long hi) {

@@ -42,6 +42,10 @@ struct Config {
   bool causal = false;
   attn::ScaleMode scale = attn::ScaleMode::inv_sqrt_dk;  // custom is not offered here
   Positions positions = Positions::learned;
+  // Learned positions added to the queries' and keys' input only, not to the residual stream
+  // (src/lm's language model: its values and its output carry no position, so a head that
+  // copies a character copies only the character). The lab does not offer it.
+  bool positions_in_qk = false;
   float init_std = 1.0f;  // token (and learned position) embeddings
   float proj_std = 0;     // W_Q, W_K, W_V, W_O and the unembedding; 0: 1/√d_model
   float lr = 0.003f;      // Adam's step size

@@ -88,22 +88,34 @@ attn::Shape Transformer::attention_shape(int batch) const {
   return s;
 }
 
-Forward Transformer::forward(const Params& p, const Batch& b, bool record) const {
+Matrix Transformer::position_rows(const Params& p, int batch) const {
+  const Matrix& pos = p.pos.size() ? p.pos : fixed_pos_;
+  Matrix rows(batch * config_.seq, config_.d_model);
+  for (int r = 0; r < rows.rows(); ++r) rows.row(r) = pos.row(r % config_.seq);
+  return rows;
+}
+
+Forward Transformer::forward(const Params& p, const Batch& b, bool record, const HeadMask& ablated) const {
   const Config& c = config_;
   const int rows = b.size * c.seq;
-  const Matrix& pos = p.pos.size() ? p.pos : fixed_pos_;
   const attn::Shape shape = attention_shape(b.size);
   const attn::Options options = attention_options();
+  const Matrix pos = position_rows(p, b.size);
 
   Matrix x(rows, c.d_model);
-  for (int r = 0; r < rows; ++r) x.row(r) = p.embed.row(b.tokens[r]) + pos.row(r % c.seq);
+  for (int r = 0; r < rows; ++r) x.row(r) = p.embed.row(b.tokens[r]);
+  if (!c.positions_in_qk) x += pos;
 
   Forward f;
   std::vector<float> out(shape.out_size());
-  for (const Layer& layer : p.layers) {
+  for (int l = 0; l < c.layers; ++l) {
+    const Layer& layer = p.layers[l];
     Forward::LayerState s;
-    s.q = to_heads(product(x, layer.wq), b.size, c.seq, c.heads, c.d_k);
-    s.k = to_heads(product(x, layer.wk), b.size, c.seq, c.heads, c.d_k);
+    Matrix with_pos;
+    if (c.positions_in_qk) with_pos = x + pos;
+    const Matrix& qk_in = c.positions_in_qk ? with_pos : x;
+    s.q = to_heads(product(qk_in, layer.wq), b.size, c.seq, c.heads, c.d_k);
+    s.k = to_heads(product(qk_in, layer.wk), b.size, c.seq, c.heads, c.d_k);
     s.v = to_heads(product(x, layer.wv), b.size, c.seq, c.heads, c.d_k);
     const attn::Inputs in{shape, s.q.data(), s.k.data(), s.v.data()};
     if (record) {
@@ -114,6 +126,9 @@ Forward Transformer::forward(const Params& p, const Batch& b, bool record) const
       attn::forward(in, options, out.data());
       s.z = from_heads(out, b.size, c.seq, c.heads, c.d_k);
     }
+    for (int h = 0; h < c.heads; ++h)
+      if (std::size_t(l * c.heads + h) < ablated.size() && ablated[l * c.heads + h])
+        s.z.middleCols(h * c.d_k, c.d_k).setZero();
     add_product(s.z, layer.wo, x);
     if (record) f.layers.push_back(std::move(s));
   }
@@ -145,6 +160,7 @@ Params Transformer::backward(const Params& p, const Batch& b, const Forward& f) 
   const attn::Shape shape = attention_shape(b.size);
   const attn::Options options = attention_options();
   Params g = p.zeros_like();
+  const Matrix pos = c.positions_in_qk ? position_rows(p, b.size) : Matrix();
 
   // d loss / d logits = (softmax − one-hot) / scored, on the scored rows only.
   Matrix d_logits = Matrix::Zero(rows, c.vocab);
@@ -168,18 +184,30 @@ Params Transformer::backward(const Params& p, const Batch& b, const Forward& f) 
     const Matrix dq = from_heads(ag.dq, b.size, c.seq, c.heads, c.d_k);
     const Matrix dk = from_heads(ag.dk, b.size, c.seq, c.heads, c.d_k);
     const Matrix dv = from_heads(ag.dv, b.size, c.seq, c.heads, c.d_k);
-    gl.wq = product_tn(s.x, dq);
-    gl.wk = product_tn(s.x, dk);
     gl.wv = product_tn(s.x, dv);
-    // The residual stream passes dx through unchanged, plus what flows back through Q, K, V.
-    add_product(dq, layer.wq.transpose(), dx);
-    add_product(dk, layer.wk.transpose(), dx);
+    // The residual stream passes dx through unchanged, plus what flows back through Q, K, V;
+    // with positions_in_qk, what flows back through Q and K reaches the positions too.
+    if (c.positions_in_qk) {
+      const Matrix qk_in = s.x + pos;
+      gl.wq = product_tn(qk_in, dq);
+      gl.wk = product_tn(qk_in, dk);
+      Matrix d_qk = product_nt(dq, layer.wq);
+      add_product(dk, layer.wk.transpose(), d_qk);
+      dx += d_qk;
+      if (g.pos.size())
+        for (int r = 0; r < rows; ++r) g.pos.row(r % c.seq) += d_qk.row(r);
+    } else {
+      gl.wq = product_tn(s.x, dq);
+      gl.wk = product_tn(s.x, dk);
+      add_product(dq, layer.wq.transpose(), dx);
+      add_product(dk, layer.wk.transpose(), dx);
+    }
     add_product(dv, layer.wv.transpose(), dx);
   }
 
   for (int r = 0; r < rows; ++r) {
     g.embed.row(b.tokens[r]) += dx.row(r);
-    if (g.pos.size()) g.pos.row(r % c.seq) += dx.row(r);
+    if (g.pos.size() && !c.positions_in_qk) g.pos.row(r % c.seq) += dx.row(r);
   }
   return g;
 }

@@ -3,8 +3,11 @@
 //   x⁰ = E[tokens] + P                               (B·T × D)  embedding plus positions
 //   for each layer l:
 //     Q = xˡ W_Q,  K = xˡ W_K,  V = xˡ W_V           (B·T × H·d_k), split into H heads
+//                                                     (with positions_in_qk: x⁰ = E[tokens], and
+//                                                     Q, K read xˡ + P instead of xˡ)
 //     Z_h = softmax(scale · Q_h K_hᵀ + mask) V_h      the kernel's reference, per (sequence, head)
-//     xˡ⁺¹ = xˡ + Z W_O                               (B·T × D)  the residual stream
+//     xˡ⁺¹ = xˡ + Z W_O                               (B·T × D)  the residual stream; an ablated
+//                                                     head's Z_h is zeroed first
 //   logits = xᴸ U                                     (B·T × vocab)
 //   loss = mean over scored positions of −log softmax(logits)[target]
 //
@@ -61,6 +64,9 @@ Params init_params(const Config& c);
 Matrix sinusoids(int seq, int d_model);
 
 // Everything the backward pass needs from the forward pass.
+// Heads switched off, index layer * heads + head (empty, or shorter: none beyond its end).
+using HeadMask = std::vector<bool>;
+
 struct Forward {
   struct LayerState {  // empty unless the pass was recorded
     Matrix x;                       // the residual stream entering the layer (B·T × D)
@@ -82,8 +88,9 @@ class Transformer {
   const Config& config() const { return config_; }
 
   // With `record`, keeps every intermediate for backward() and the maps; without, only the
-  // result (what evaluation needs).
-  Forward forward(const Params& p, const Batch& b, bool record = true) const;
+  // result (what evaluation needs). The heads in `ablated` contribute nothing to the residual
+  // stream (their maps are still computed and recorded).
+  Forward forward(const Params& p, const Batch& b, bool record = true, const HeadMask& ablated = {}) const;
   // dLoss/dParams for the batch the forward pass saw.
   Params backward(const Params& p, const Batch& b, const Forward& f) const;
 
@@ -92,6 +99,9 @@ class Transformer {
   attn::Shape attention_shape(int batch) const;
 
   Config config_;
+  // The positions of every row of a batch (B·T × D).
+  Matrix position_rows(const Params& p, int batch) const;
+
   Matrix fixed_pos_;  // the sinusoids when positions are fixed
 };
 

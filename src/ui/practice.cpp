@@ -17,7 +17,12 @@ int first_hidden_step(const lab::Lab& lab) {
   const practice::Session& p = lab.practice();
   if (lab.state().mode != lab::Mode::practice || p.asked() == 0 || p.answered() || !p.current().about_screen)
     return lab::kStepCount;
-  return int(p.current().kind == practice::QuestionKind::output_row ? lab::Step::output : lab::Step::softmax);
+  // The first stage that holds the answer: a score's, the output's, else the weights'.
+  switch (p.current().kind) {
+    case practice::QuestionKind::score: return int(lab::Step::scores);
+    case practice::QuestionKind::output_row: return int(lab::Step::output);
+    default: return int(lab::Step::softmax);
+  }
 }
 
 void practice(const lab::Lab& lab, lab::State&, Memory& ui) {

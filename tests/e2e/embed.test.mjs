@@ -97,6 +97,8 @@ test('an embedded practice instance raises answer events: wrong, then right', as
   await page.evaluate(() => {
     window.answers = [];
     document.getElementById('p').addEventListener('answer', (e) => window.answers.push(e.detail));
+    window.asked = [];
+    document.getElementById('p').addEventListener('question', (e) => window.asked.push(e.detail));
   });
   const lab = await (await page.locator('#p iframe').elementHandle()).contentFrame();
   const { scores } = await lab.evaluate(() => window.attentionLab.trace());
@@ -130,7 +132,16 @@ test('an embedded practice instance raises answer events: wrong, then right', as
     const q = window.attentionLab.practice();
     return q.asked === 2 && q;
   });
-  await lab.evaluate((a) => window.attentionLab.answer(a), right);
+  // Next question moved on to the next query row that sees two keys or more (2 → 1; row 0 sees
+  // only key 0): its keys are the choices, and the second scores highest (2·2 > 2·1).
+  assert.equal(Number(await lab.evaluate(() => window.attentionLab.getState().query)), 1);
+  assert.deepEqual(second.choices, question.choices.slice(0, 2));
+  // The element's question event: the new question (after the first one, if the panel asked it).
+  await page.waitForFunction((id) => window.asked.some((q) => q.id === id), second.id);
+  const asked = await page.evaluate(() => window.asked);
+  assert.deepEqual(asked.at(-1), { id: second.id, kind: second.kind, text: second.text, choices: second.choices });
+  assert.ok(asked.every((q) => [question.id, second.id].includes(q.id)), JSON.stringify(asked));
+  await lab.evaluate(() => window.attentionLab.answer(1));
   await page.waitForFunction(() => window.answers.length >= 2);
 
   const answers = await page.evaluate(() => window.answers);
@@ -139,6 +150,6 @@ test('an embedded practice instance raises answer events: wrong, then right', as
   assert.deepEqual(wrong.question, { id: question.id, kind: question.kind, text: question.text, choices: question.choices });
   assert.deepEqual([wrong.answer, wrong.correct, wrong.expected], [(right + 1) % 3, false, question.choices[right]]);
   assert.ok(wrong.explanation.length > 20);
-  assert.deepEqual([correct.question.id, correct.answer, correct.correct], [second.id, right, true]);
+  assert.deepEqual([correct.question.id, correct.answer, correct.correct], [second.id, 1, true]);
   assert.deepEqual(errors, []);
 });

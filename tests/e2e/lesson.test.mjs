@@ -56,6 +56,37 @@ for (const [file, lang] of [['lesson.html', 'en'], ['leccion.html', 'es']]) {
   });
 }
 
+// What each data-calc formula gives, written here again from its definition (lesson.js's
+// [arithmetic]): √, ln, an n × n float32 matrix in MiB, the top weight of a row and its a(1 − a).
+function expected(calc) {
+  const [name, ...args] = calc.split(' ');
+  const x = args.map(Number);
+  const top = () => { const m = Math.max(...x); const e = x.map(v => Math.exp(v - m)); return Math.max(...e) / e.reduce((a, b) => a + b); };
+  return { sqrt: () => Math.sqrt(x[0]), ln: () => Math.log(x[0]), 'mib-square': () => x[0] * x[0] * 4 / (1024 * 1024),
+           'softmax-top': top, 'softmax-slope': () => top() * (1 - top()) }[name]();
+}
+for (const [file, lang] of [['lesson.html', 'en'], ['leccion.html', 'es']]) {
+  test(`${file}: every number from a formula reads its value, written in ${lang}`, async () => {
+    const page = await session.browser.context.newPage();
+    const errors = await openLesson(page, file);
+    const calcs = await page.evaluate(() => [...document.querySelectorAll('[data-calc]')].map(span => ({ calc: span.dataset.calc, text: span.textContent })));
+    assert.ok(calcs.length >= 7, `${calcs.length} numbers from formulas`);
+    for (const { calc, text } of calcs) {
+      const want = expected(calc);
+      const mantissa = text.replace(/ × 10.*/, '');
+      const read = Number(lang === 'es' ? mantissa.replace(',', '.') : mantissa);
+      const exponent = /10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)/.exec(text);
+      const power = exponent ? Number([...exponent[1]].map(c => c === '⁻' ? '-' : '⁰¹²³⁴⁵⁶⁷⁸⁹'.indexOf(c)).join('')) : 0;
+      // Right to the last digit written: within half a unit of it.
+      const decimals = (/[.,](\d+)/.exec(mantissa)?.[1] ?? '').length;
+      assert.ok(Math.abs(read * 10 ** power - want) <= 0.5 * 10 ** (power - decimals) * (1 + 1e-9), `${calc}: "${text}" should read ${want}`);
+      if (lang === 'es' && !Number.isInteger(Number(want.toPrecision(3)))) assert.match(text, /,/, `"${text}" has a decimal comma`);
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
 test('the Spanish lesson has every chapter, figure, check and cited number of the English one', async () => {
   const page = await session.browser.context.newPage();
   const shape = async file => {
@@ -69,6 +100,7 @@ test('the Spanish lesson has every chapter, figure, check and cited number of th
         [...el.attributes].filter(a => a.name !== 'title').map(a => `${a.name}=${a.value}`).join(' ')),
       titled: [...document.querySelectorAll('attention-lab')].every(el => el.title.trim().length > 0),
       cites: [...document.querySelectorAll('[data-cite]')].map(s => `${s.dataset.figure} ${s.dataset.path}`),
+      calcs: [...document.querySelectorAll('[data-calc]')].map(s => s.dataset.calc),
       tries: document.querySelectorAll('.try').length,
       checks: document.querySelectorAll('.check attention-lab[data-check]').length,
       words: document.body.innerText,
@@ -80,7 +112,7 @@ test('the Spanish lesson has every chapter, figure, check and cited number of th
   assert.equal(es.lang, 'es');
   assert.ok(en.chapters.length >= 12, `${en.chapters.length} chapters`);
   assert.equal(en.headings, en.chapters.length, 'every chapter is headed by an <h2>');
-  for (const key of ['chapters', 'figures', 'cites', 'tries', 'checks']) assert.deepEqual(es[key], en[key], key);
+  for (const key of ['chapters', 'figures', 'cites', 'calcs', 'tries', 'checks']) assert.deepEqual(es[key], en[key], key);
   assert.equal(en.tries, en.chapters.length - 1, 'a "try this" in every chapter but the practice set');
   assert.equal(en.checks, en.chapters.length, 'a check in every chapter');
   assert.ok(en.titled && es.titled, 'every figure has an accessible title');
@@ -100,11 +132,11 @@ test('progress: a check answered right and a chapter read are kept across a relo
   // ...and answers its check in the figure: the instance's answer event reaches the lesson.
   const frame = await instance(page, 'check-similarity');
   const question = await until(frame, () => window.attentionLab.practice());
-  assert.equal(question.kind, 'largest_weight', 'the check asks what its chapter taught');
-  // q = (2, 1) against (1, 0), (0, 1), (−1, 0) at scale 1: the first key scores highest.
-  const scores = [2 * 1 + 1 * 0, 2 * 0 + 1 * 1, 2 * -1 + 1 * 0];
-  const best = scores.indexOf(Math.max(...scores));
-  const verdict = await frame.evaluate(choice => window.attentionLab.answer(choice), question.choices[best]);
+  assert.equal(question.kind, 'score', 'the check asks what its chapter taught: a dot product');
+  // The check's own example, not the figure's: q = (1, 2) against (2, 1), (−1, 1), (2, −1), scale 1.
+  const keys = [[2, 1], [-1, 1], [2, -1]];
+  const j = Number(/key k(\d)/.exec(question.text)[1]);
+  const verdict = await frame.evaluate(a => window.attentionLab.answer(a), String(1 * keys[j][0] + 2 * keys[j][1]));
   assert.equal(verdict.correct, true, JSON.stringify(verdict));
   await until(page, () => document.querySelector('#similarity .status').classList.contains('done'));
   const ticked = () => page.evaluate(() => document.querySelector('#contents a[href="#similarity"] .mark').textContent);
@@ -129,5 +161,25 @@ test('progress: a check answered right and a chapter read are kept across a relo
   assert.equal(await ticked(), '', 'cleared');
   assert.equal(await page.evaluate(() => localStorage.getItem('attention-lab-lesson')), null);
   assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('progress is kept per language: a check done on the English page is not done on the Spanish one', async () => {
+  const page = await session.browser.context.newPage();
+  await page.goto(session.server.url + 'lesson.html');
+  await page.evaluate(() => {
+    localStorage.clear();
+    localStorage.setItem('attention-lab-lesson', JSON.stringify({ read: ['similarity'], checks: ['similarity'], last: 'similarity' }));
+  });
+  const mark = () => page.evaluate(() => document.querySelector('#contents a[href="#similarity"] .mark').textContent);
+  const done = () => page.evaluate(() => document.querySelector('#similarity .status').classList.contains('done'));
+  await page.reload();
+  await until(page, () => document.documentElement.dataset.cited === 'true');
+  assert.deepEqual([await mark(), await done()], ['✓', true], 'done on the page where it was answered');
+  await page.goto(session.server.url + 'leccion.html');
+  await until(page, () => document.documentElement.dataset.cited === 'true');
+  assert.deepEqual([await mark(), await done()], ['', false], 'not done on the other language\'s page');
+  assert.equal(await page.evaluate(() => document.querySelector('#similarity .status').textContent), '');
+  await page.evaluate(() => localStorage.clear());
   await page.close();
 });

@@ -22,12 +22,18 @@ test('every kind of question, right and wrong answers against float64, and the s
   assert.equal(await page.evaluate(() => window.attentionLab.getState().mode), 'practice');
   const kinds = new Set();
   let keyLabels = null, scored = 0;
-  for (let asked = 1; asked <= 9; ++asked) {
+  const kindCount = 13;
+  let lastText = '';
+  for (let asked = 1; asked <= kindCount; ++asked) {
     const q = await question(page, asked);
     assert.equal(q.right, scored);
+    assert.notEqual(q.text, lastText, 'Next question asks another question');
+    lastText = q.text;
     kinds.add(q.kind);
     if (q.kind === 'largest_weight') keyLabels = q.choices;
-    const { right, wrong } = answers(q, causalExample, 2, (label) => keyLabels.indexOf(label));
+    // Next question moves to the next query row: the questions about the screen follow it.
+    const query = Number(await page.evaluate(() => window.attentionLab.getState().query));
+    const { right, wrong } = answers(q, causalExample, query, (label) => keyLabels.indexOf(label));
     // Every other question answered right first: only the first answer counts.
     const first = asked % 2 ? right : wrong, second = asked % 2 ? wrong : right;
     const v1 = await page.evaluate((a) => window.attentionLab.answer(a), first);
@@ -38,9 +44,9 @@ test('every kind of question, right and wrong answers against float64, and the s
     scored += asked % 2;
     await click(page, centre(await findItem(page, { label: 'Next question', kind: 'button' })));
   }
-  assert.equal(kinds.size, 9, [...kinds].join(', '));
-  const tenth = await question(page, 10);
-  assert.deepEqual([tenth.right, tenth.answered], [scored, false]);
+  assert.equal(kinds.size, kindCount, [...kinds].join(', '));
+  const next = await question(page, kindCount + 1);
+  assert.deepEqual([next.right, next.answered], [scored, false]);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -23,6 +23,7 @@ export function attention({ q, k, v, scale, causal = false }) {
 }
 
 const numbersIn = (text) => (text.match(/-?\d+(\.\d+)?/g) || []).map(Number);
+const dot = (a, b) => a.reduce((acc, x, d) => acc + x * b[d], 0);
 
 // The right answer and a wrong one to question `q` (attentionLab.practice()) about `example`
 // with `query` selected. `keyIndex(label)` gives the key a label names (the largest-weight
@@ -70,6 +71,27 @@ export function answers(q, example, query, keyIndex) {
       const r = Math.sqrt(n[2]);
       const w = softmax([0, r, 2 * r])[2];
       return { right: w * (1 - w), wrong: w * (1 - w) + 0.1 };
+    }
+    case 'score': {  // "query qI against key kJ": the scaled dot product, before any mask
+      const label = /key (\S+):/.exec(q.text)?.[1] ?? /clave (\S+):/.exec(q.text)?.[1];
+      const j = keyIndex(label);
+      assert.ok(j >= 0, `a key of the example in "${q.text}"`);
+      const s = example.scale * dot(example.q[query], example.k[j]);
+      return { right: s + 0.005, wrong: s + 0.05 };
+    }
+    case 'online_softmax': {  // "[a, b] … m = M … is L … [c, d]": Σ e^(s − max) over all four
+      const s = [n[0], n[1], n[4], n[5]];
+      const top = Math.max(...s);
+      const sum = s.reduce((acc, x) => acc + Math.exp(x - top), 0);
+      return { right: sum, wrong: n[3] + Math.exp(n[4] - top) + Math.exp(n[5] - top) };  // not rescaled
+    }
+    case 'tiled_memory': {  // "n = N tokens[, d_v = D], float32 (4 bytes)"
+      const want = /n × n/.test(q.text) ? n[0] * n[0] * 4 / 2 ** 20 : n[0] * (n[1] + 2) * 4 / 2 ** 20;
+      return { right: want, wrong: want * 1.5 };
+    }
+    case 'grouped_kv': {  // "H query heads share G key/value heads, d_k = D, … T tokens"
+      const [heads, kv, dk, tokens] = n;
+      return { right: `${kv}×${tokens}×${dk}`, wrong: [heads, tokens, dk] };
     }
     default:
       throw new Error(`a kind this test does not know: ${q.kind}`);

@@ -94,7 +94,7 @@ TEST(Lab, RecomputesOnlyWhenTheKernelsInputsChange) {
 
 // The keys that run the kernel again are those that change a number it computes with, and the
 // two that change what is made from it (this list is the test's own; Lab follows the
-// "computes" column of state.cpp's table of keys).
+// "computes" column of keys.cpp's table of keys).
 TEST(Lab, OnlyKeysThatChangeTheNumbersRunTheKernel) {
   const lab::State start;  // self-attention with projections, every matrix drawn from the seed
   const auto version_after = [&](const char* link) {

@@ -144,4 +144,24 @@ TEST(NumberText, TinyWeightsInNarrowCells) {
   EXPECT_EQ(text::num_fit(0.0f, 4), "0");
   EXPECT_EQ(text::num_fit(0.3f, 3), "0.3");  // as the display writes it: it fits
   EXPECT_EQ(text::num_fit(0.25f, 3), "");    // "0.3" would hide a second decimal that matters
+
+// A typed answer's numbers: a point always, a comma between digits only for a Spanish reader;
+// what separates numbers (a comma and a space, a semicolon, ×, x, brackets) is skipped.
+TEST(NumberText, ReadNumbersTakesTheReadersDecimalMark) {
+  using text::read_numbers;
+  using V = std::vector<double>;
+  EXPECT_EQ(read_numbers("0.8044", false), V({0.8044}));
+  EXPECT_EQ(read_numbers("0.8044", true), V({0.8044}));
+  EXPECT_EQ(read_numbers("0,8044", true), V({0.8044}));
+  EXPECT_EQ(read_numbers("0,8044", false), V({0, 8044}));  // in English a comma separates
+  EXPECT_EQ(read_numbers("2,87; 0", true), V({2.87, 0}));
+  EXPECT_EQ(read_numbers("2,87 0", true), V({2.87, 0}));
+  EXPECT_EQ(read_numbers("[2,87, -0,5]", true), V({2.87, -0.5}));
+  EXPECT_EQ(read_numbers("2.87, 0", true), V({2.87, 0}));
+  EXPECT_EQ(read_numbers("2.87, 0", false), V({2.87, 0}));
+  EXPECT_EQ(read_numbers("8x12", true), V({8, 12}));
+  EXPECT_EQ(read_numbers("2×128×64", false), V({2, 128, 64}));
+  EXPECT_EQ(read_numbers("(8, 12)", true), V({8, 12}));
+  EXPECT_EQ(read_numbers("ninguno", true), V({}));
+  EXPECT_EQ(read_numbers("1e-3", false), V({1e-3}));
 }

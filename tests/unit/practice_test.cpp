@@ -3,13 +3,16 @@
 // unreadable answers, and a session's score.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 #include <vector>
 
 #include "float64_attention.h"
+#include "i18n.h"
 #include "practice.h"
 
 namespace {
@@ -154,6 +157,94 @@ TEST(Practice, FillPitfallStableSoftmaxAndSaturationFromTheirScores) {
     const double top = softmax64({0, std::sqrt(dk), 2 * std::sqrt(dk)}).at(2);
     expect_right_and_wrong(sat, top * (1 - top), top * (1 - top) + 0.05);
   }
+}
+
+// The new kinds, each from what its question states: a score is the float64 dot product times
+// the scale; the online softmax's running sum is Σ e^(s − max) over all four scores at once (no
+// recurrence); the memories are n² and n(d_v + 2) floats of 4 bytes; K has h_kv heads.
+TEST(Practice, ScoreIsTheFloat64DotProductTimesTheScale) {
+  const Screen screen(false);
+  std::vector<int> keys;
+  for (std::uint32_t seed = 0; seed < 5; ++seed) {
+    const practice::Question q = practice::make(practice::QuestionKind::score, screen.live(), seed, 1);
+    const int j = int(numbers_in(q.text).at(1));  // "query q2 against key kJ"
+    keys.push_back(j);
+    double dot = 0;
+    for (int d = 0; d < 3; ++d) dot += double(screen.q(2, d)) * double(screen.k(j, d));
+    const double want = dot / std::sqrt(3.0);
+    expect_right_and_wrong(q, want + 0.009, want + 0.02);
+  }
+  std::sort(keys.begin(), keys.end());
+  EXPECT_EQ(std::unique(keys.begin(), keys.end()) - keys.begin(), 5) << "consecutive seeds ask about other keys";
+}
+
+TEST(Practice, OnlineSoftmaxRunningSumIsTheWholeRowsSum) {
+  const Screen screen(false);
+  for (std::uint32_t seed = 0; seed < 8; ++seed) {
+    const practice::Question q = practice::make(practice::QuestionKind::online_softmax, screen.live(), seed, 1);
+    // "[a, b], … m = M … is L. … scores are [c, d]. … (within ±0.01)"
+    const std::vector<double> n = numbers_in(q.text);
+    const std::vector<double> s = {n.at(0), n.at(1), n.at(4), n.at(5)};
+    const double top = *std::max_element(s.begin(), s.end());
+    EXPECT_GT(s[2], std::max(s[0], s[1])) << "the second block raises the maximum: " << q.text;
+    double sum = 0;
+    for (double x : s) sum += std::exp(x - top);
+    // Forgetting to rescale the first block's sum is the mistake this question is about.
+    const double unscaled = n.at(3) + std::exp(s[2] - top) + std::exp(s[3] - top);
+    expect_right_and_wrong(q, sum, unscaled);
+  }
+}
+
+TEST(Practice, TiledMemoryIsNSquaredAgainstNTimesDvPlusTwo) {
+  const Screen screen(false);
+  for (int number = 0; number < 4; ++number) {
+    const practice::Question q =
+        practice::make(practice::QuestionKind::tiled_memory, screen.live(), std::uint32_t(3 * number + 1), number);
+    const std::vector<double> n = numbers_in(q.text);  // "n = N tokens[, d_v = D], float32 (4 bytes)"
+    const double tokens = n.at(0), bytes_per_float = 4, mib = 1 << 20;
+    const bool matrix = q.text.find("n × n") != std::string::npos;
+    const double want = matrix ? tokens * tokens * bytes_per_float / mib : tokens * (n.at(1) + 2) * bytes_per_float / mib;
+    expect_right_and_wrong(q, want * 1.005, want * 1.1);
+  }
+}
+
+TEST(Practice, GroupedKvShapeHasTheKeyValueHeads) {
+  const Screen screen(false);
+  for (std::uint32_t seed = 0; seed < 6; ++seed) {
+    const practice::Question q = practice::make(practice::QuestionKind::grouped_kv, screen.live(), seed, 1);
+    const std::vector<double> n = numbers_in(q.text);  // h, h_kv, d_k, tokens
+    const int heads = int(n.at(0)), kv = int(n.at(1)), dk = int(n.at(2)), tokens = int(n.at(3));
+    EXPECT_EQ(heads % kv, 0);
+    EXPECT_LT(kv, heads) << "heads are shared";
+    const std::string shape = std::to_string(kv) + "x" + std::to_string(tokens) + "x" + std::to_string(dk);
+    expect_right_and_wrong(q, shape, std::to_string(heads) + "x" + std::to_string(tokens) + "x" + std::to_string(dk));
+  }
+}
+
+// A Spanish reader's decimal comma: "0,8044" is one number under lang=es (a point still reads),
+// and two in English, where the comma separates numbers.
+TEST(Practice, SpanishAnswersReadTheDecimalComma) {
+  const Screen screen(false);
+  const practice::Question q = practice::make(practice::QuestionKind::weight, screen.live(), 0, 1);
+  const double w = q.expected.at(0);
+  char point[32];
+  std::snprintf(point, sizeof point, "%.4f", w);
+  std::string comma = point;
+  comma[comma.find('.')] = ',';
+  i18n::set_language(i18n::Lang::es);
+  EXPECT_TRUE(practice::check(q, comma).correct) << comma;
+  EXPECT_TRUE(practice::check(q, std::string(point)).correct) << point;
+  const practice::Question row = practice::make(practice::QuestionKind::output_row, screen.live(), 0, 1);
+  const auto want = screen.float64();
+  char two[64];
+  std::snprintf(two, sizeof two, "%.3f; %.3f", want.output[4], want.output[5]);
+  std::string typed = two;
+  for (char& c : typed) c = c == '.' ? ',' : c;
+  EXPECT_TRUE(practice::check(row, typed).correct) << typed;
+  i18n::set_language(i18n::Lang::en);
+  const practice::Verdict english = practice::check(q, comma);
+  EXPECT_FALSE(english.correct);
+  EXPECT_NE(english.error.find("expected 1 number, got 2"), std::string::npos) << english.error;
 }
 
 TEST(Practice, UnreadableAnswersNameTheField) {

@@ -52,12 +52,19 @@ double loss64(const train::Config& c, const Params64& p, const train::Batch& b) 
         pos.push_back(j % 2 ? std::cos(angle) : std::sin(angle));
       }
   }
-  Tensor64 x(std::size_t(rows) * D);
+  // The positions join the residual stream, or (positions_in_qk) only the queries' and keys' input.
+  Tensor64 x(std::size_t(rows) * D), pos_rows(std::size_t(rows) * D);
   for (int r = 0; r < rows; ++r)
-    for (int j = 0; j < D; ++j) x[r * D + j] = p.t.at("embed")[b.tokens[r] * D + j] + pos[(r % T) * D + j];
+    for (int j = 0; j < D; ++j) {
+      pos_rows[r * D + j] = pos[(r % T) * D + j];
+      x[r * D + j] = p.t.at("embed")[b.tokens[r] * D + j] + (c.positions_in_qk ? 0.0 : pos_rows[r * D + j]);
+    }
   for (int l = 0; l < c.layers; ++l) {
     const std::string at = "layers[" + std::to_string(l) + "].";
-    const Tensor64 q = matmul(x, p.t.at(at + "wq"), rows, D, W), k = matmul(x, p.t.at(at + "wk"), rows, D, W),
+    Tensor64 qk_in = x;
+    if (c.positions_in_qk)
+      for (std::size_t i = 0; i < x.size(); ++i) qk_in[i] += pos_rows[i];
+    const Tensor64 q = matmul(qk_in, p.t.at(at + "wq"), rows, D, W), k = matmul(qk_in, p.t.at(at + "wk"), rows, D, W),
                    v = matmul(x, p.t.at(at + "wv"), rows, D, W);
     testing_ref::Problem64 prob;
     prob.batch = b.size;
@@ -100,7 +107,8 @@ double loss64(const train::Config& c, const Params64& p, const train::Batch& b) 
 void check_gradients(const train::Config& c) {
   SCOPED_TRACE(std::string(train::task_name(c.task)) + " layers " + std::to_string(c.layers) + " heads " +
                std::to_string(c.heads) + " scale " + attn::io::scale_name(c.scale) +
-               (c.positions == train::Positions::learned ? " learned" : " sinusoidal"));
+               (c.positions == train::Positions::learned ? " learned" : " sinusoidal") +
+               (c.positions_in_qk ? " in Q and K only" : ""));
   ASSERT_EQ(train::validate(c), "");
   std::seed_seq seq{c.seed, 7u};
   std::mt19937 rng(seq);
@@ -155,6 +163,15 @@ TEST(TrainGradients, TwoLayersTwoHeadsCausalInduction) {
   train::Config c = small(train::Task::induction);
   c.layers = 2;
   c.heads = 2;
+  check_gradients(c);
+}
+
+// The language model's positions (src/lm): learned, added to the queries' and keys' input only.
+TEST(TrainGradients, TwoLayersWithPositionsInQueriesAndKeysOnly) {
+  train::Config c = small(train::Task::induction);
+  c.layers = 2;
+  c.heads = 2;
+  c.positions_in_qk = true;
   check_gradients(c);
 }
 

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Builds the tiny language model's corpus (docs/model.md) from the project's own text.
+
+The sources (docs/*.md, README.md and the lesson's prose in English and Spanish) change as
+the project does, so the corpus is a snapshot: this script writes it once into data/model/,
+and the snapshot is what the training reads and what the repository keeps. Run it again
+only to retrain on newer text:
+
+    python3 scripts/model_corpus.py
+
+Markdown keeps its prose (fenced code blocks are dropped); the lesson pages keep the text of
+their <main> (scripts, styles and tags dropped, entities decoded). Every paragraph becomes one
+line. Every tenth paragraph is held out (corpus-heldout.txt): the model never trains on it,
+and the previous-token score and the held-out loss are measured on it. sources.json records
+each source file with the SHA-256 of the text it was read from.
+"""
+import glob
+import hashlib
+import html
+import html.parser
+import json
+import os
+import re
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "data", "model")
+HOLD_OUT_EVERY = 10
+
+
+class _MainText(html.parser.HTMLParser):
+    """The text inside <main>, one paragraph per block element; no scripts or styles."""
+
+    BREAK = "\0"  # between blocks; the source's own line breaks are spaces
+    BLOCKS = {"p", "h1", "h2", "h3", "h4", "li", "figcaption", "div", "section", "td", "th", "pre", "table"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.depth_main = 0
+        self.skip = 0
+        self.parts = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "main":
+            self.depth_main += 1
+        if tag in ("script", "style"):
+            self.skip += 1
+        if tag in self.BLOCKS or tag == "br":
+            self.parts.append(self.BREAK)
+
+    def handle_endtag(self, tag):
+        if tag == "main":
+            self.depth_main -= 1
+        if tag in ("script", "style"):
+            self.skip -= 1
+        if tag in self.BLOCKS:
+            self.parts.append(self.BREAK)
+
+    def handle_data(self, data):
+        if self.depth_main > 0 and not self.skip:
+            self.parts.append(data)
+
+
+def html_paragraphs(text):
+    parser = _MainText()
+    parser.feed(text)
+    return paragraphs("".join(parser.parts).split(_MainText.BREAK))
+
+
+def markdown_paragraphs(text):
+    lines, fenced = [], False
+    for line in text.split("\n"):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            lines.append("")
+            continue
+        if not fenced:
+            lines.append(line)
+    # A blank line ends a paragraph; so do headings, list items and table rows.
+    blocks, current = [], []
+    for line in lines:
+        starts_block = re.match(r"\s*(#|[-*] |\d+\. |\|)", line)
+        if not line.strip() or starts_block:
+            if current:
+                blocks.append(" ".join(current))
+            current = []
+        if line.strip():
+            current.append(line.strip())
+    if current:
+        blocks.append(" ".join(current))
+    return paragraphs(blocks)
+
+
+def paragraphs(blocks):
+    out = []
+    for block in blocks:
+        block = re.sub(r"\s+", " ", block).strip()
+        if len(block) >= 20:  # drops stray labels, table borders and the like
+            out.append(block)
+    return out
+
+
+def main():
+    sources = sorted(glob.glob(os.path.join(ROOT, "docs", "*.md"))) + [os.path.join(ROOT, "README.md")]
+    sources += [os.path.join(ROOT, "web", "lesson.html"), os.path.join(ROOT, "web", "leccion.html")]
+    train, held_out, record = [], [], []
+    for path in sources:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        blocks = html_paragraphs(text) if path.endswith(".html") else markdown_paragraphs(text)
+        record.append({"path": os.path.relpath(path, ROOT), "sha256": hashlib.sha256(text.encode()).hexdigest(),
+                       "paragraphs": len(blocks)})
+        for block in blocks:
+            (held_out if (len(train) + len(held_out)) % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1 else train).append(block)
+    os.makedirs(OUT, exist_ok=True)
+    for name, blocks in (("corpus-train.txt", train), ("corpus-heldout.txt", held_out)):
+        with open(os.path.join(OUT, name), "w", encoding="utf-8") as f:
+            f.write("\n".join(blocks) + "\n")
+    with open(os.path.join(OUT, "sources.json"), "w", encoding="utf-8") as f:
+        json.dump({"hold_out_every": HOLD_OUT_EVERY, "sources": record}, f, indent=1)
+        f.write("\n")
+    print(f"{sum(map(len, train))} characters to train on, {sum(map(len, held_out))} held out, "
+          f"from {len(sources)} files")
+
+
+if __name__ == "__main__":
+    main()

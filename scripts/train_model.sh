@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Trains the tiny language model from scratch (docs/model.md) and writes its weights and its
+# report: web/model/tiny-lm.bin and web/model/report.json. Deterministic for a seed (and a
+# thread count). Extra arguments go to `attention-train-model train`, for example
+#   scripts/train_model.sh --seed 2 --steps 500 --out /tmp/model
+# The corpus it trains on is the snapshot in data/model/ (scripts/model_corpus.py makes it).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+build=${ATTN_BUILD_DIR:-build/native}
+if [ ! -f "$build/build.ninja" ]; then
+  . scripts/env.sh
+  cmake --preset native -DATTN_BUILD_APP=OFF >/dev/null  # the trainer needs no app
+fi
+cmake --build "$build" --target attention-train-model
+exec nice -n 10 "$build/attention-train-model" train --data data/model --out web/model "$@"

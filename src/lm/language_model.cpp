@@ -1,0 +1,80 @@
+#include "language_model.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace lm {
+
+long LanguageModel::parameter_count() const {
+  long n = 0;
+  train::Params::each(params, [&](const std::string&, const Matrix& t) { n += long(t.size()); });
+  return n;
+}
+
+train::Config model_config(int layers, int heads, int d_model, int context, int vocab, std::uint32_t seed) {
+  train::Config c;
+  c.layers = layers;
+  c.heads = heads;
+  c.d_model = d_model;
+  c.d_k = d_model / heads;
+  c.seq = context;
+  c.vocab = vocab;
+  c.causal = true;
+  c.positions = train::Positions::learned;
+  c.positions_in_qk = true;
+  c.seed = seed;
+  return c;
+}
+
+double Analysis::mean_loss() const {
+  double sum = 0;
+  for (double l : loss) sum += l;
+  return loss.empty() ? 0.0 : sum / double(loss.size());
+}
+
+Analysis analyse(const LanguageModel& m, const std::vector<int>& tokens, const train::HeadMask& ablated) {
+  const int n = int(tokens.size());
+  if (n < 1 || n > m.context())
+    throw std::invalid_argument("text: expected 1 to " + std::to_string(m.context()) + " characters, got " +
+                                std::to_string(n));
+  for (int t : tokens)
+    if (t < 0 || t >= m.vocab.size()) throw std::invalid_argument("text: token " + std::to_string(t) + " is not in the vocabulary");
+  // The same weights over a context of n: the positions' first n rows, an n × n causal map.
+  train::Config c = m.config;
+  c.seq = n;
+  train::Batch b;
+  b.size = 1;
+  b.seq = n;
+  b.tokens = tokens;
+  b.targets.assign(n, -1);
+  const train::Forward f = train::Transformer(c).forward(m.params, b, true, ablated);
+
+  Analysis a;
+  a.tokens = tokens;
+  for (const train::Forward::LayerState& layer : f.layers)
+    for (int h = 0; h < c.heads; ++h) a.maps.push_back(layer.trace.at(0, h).weights);
+  a.logits = f.x_out * m.params.unembed;
+  a.probs.resize(n, m.vocab.size());
+  for (int i = 0; i < n; ++i) {
+    const double top = a.logits.row(i).maxCoeff();
+    double sum = 0;
+    for (int v = 0; v < a.logits.cols(); ++v) sum += std::exp(double(a.logits(i, v)) - top);
+    for (int v = 0; v < a.logits.cols(); ++v) a.probs(i, v) = float(std::exp(double(a.logits(i, v)) - top) / sum);
+    if (i + 1 < n) a.loss.push_back(std::log(sum) - (double(a.logits(i, tokens[i + 1])) - top));
+  }
+  return a;
+}
+
+train::HeadMask head_mask(const LanguageModel& m, const std::vector<std::pair<int, int>>& heads) {
+  train::HeadMask mask(m.head_count(), false);
+  for (const auto& [layer, head] : heads) {
+    if (layer < 0 || layer >= m.config.layers || head < 0 || head >= m.config.heads)
+      throw std::invalid_argument("ablate: no head " + std::to_string(layer) + "." + std::to_string(head) +
+                                  " (layers 0 to " + std::to_string(m.config.layers - 1) + ", heads 0 to " +
+                                  std::to_string(m.config.heads - 1) + ")");
+    mask[layer * m.config.heads + head] = true;
+  }
+  return mask;
+}
+
+}  // namespace lm

@@ -1,0 +1,63 @@
+// A student at the lesson, on a phone by touch or on a laptop with a mouse: the two devices, and
+// what a test does as that student (tap or click an item of a figure, find an item once it is on
+// screen and stands still). Shared by lesson_walk.test.mjs and lesson_checks.test.mjs.
+import { centre, frames, launchBrowser, startServer, touchTap, until } from './harness.mjs';
+
+export const DEVICES = [
+  { name: 'phone', viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true },
+  { name: 'laptop', viewport: { width: 1280, height: 800 } },
+];
+
+// A server, a browser of the device's size and a page; `close()` ends all three.
+export async function student(device) {
+  const server = await startServer();
+  const { context, close } = await launchBrowser(device);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', e => errors.push(String(e)));
+  const cdp = device.hasTouch ? await context.newCDPSession(page) : null;
+  const { width, height } = device.viewport;
+  // A tap or a click on an item found by seen() (in the page's coordinates).
+  const tap = async (frame, item) => {
+    const at = centre(item);
+    if (cdp) await touchTap(cdp, at);
+    else await page.mouse.click(...at);
+    await frames(frame, 4);
+  };
+  // The items of an instance's last frame inside the page's viewport, in page coordinates.
+  const onScreen = async (frame) => {
+    const box = await (await frame.frameElement()).boundingBox();
+    const items = await frame.evaluate(() => window.attentionLab.layout());
+    return items.map(i => ({ ...i, x: i.x + box.x, y: i.y + box.y }))
+      .filter(i => i.y >= 0 && i.x >= 0 && i.y + Math.min(i.h, 40) <= height && i.x + Math.min(i.w, 40) <= width);
+  };
+  // The first item on screen that `match` accepts, once it stands still: waiting frames for it
+  // (a figure draws its first frames as it starts) and until two reads agree on where it is (a
+  // smooth wheel scroll still gliding, or a figure above resizing as it starts, moves it).
+  const seen = async (frame, match, what) => {
+    let last;
+    for (let i = 0; i < 300; i++) {
+      const items = await onScreen(frame);
+      const item = items.find(match);
+      if (item && last && item.x === last.x && item.y === last.y) return item;
+      last = item;
+      if (i === 299) throw new Error(`${what} not on screen; on screen: ${items.map(i => `${i.kind}:${i.label}`).join(', ')}`);
+      await frames(frame, 2);
+    }
+  };
+  // Types `text` into a figure's answer field, as the device's keyboard does, then presses the
+  // button labelled `check` (the interface's language).
+  const typeAnswer = async (frame, text, check) => {
+    await tap(frame, await seen(frame, i => i.kind === 'input' || i.kind === 'text', 'the answer field'));
+    if (cdp) {  // the phone's keyboard: an input of the page, typing without key events
+      await until(frame, () => document.activeElement?.tagName === 'INPUT');
+      await page.keyboard.insertText(text);
+    } else {
+      await page.keyboard.type(text);
+    }
+    await frames(frame, 2);
+    await tap(frame, await seen(frame, i => i.kind === 'button' && i.label === check, check));
+  };
+  return { server, page, errors, cdp, touch: !!cdp, width, height, tap, seen, typeAnswer,
+           close: async () => { await close(); await server.close(); } };
+}
