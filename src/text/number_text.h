@@ -3,8 +3,8 @@
 //   significant() where a reader needs its size, not every digit (error messages);
 //   fixed()       where numbers line up at a number of decimals (tables, readouts);
 //   read_numbers() the numbers a person typed (a practice answer), in their language's notation.
-// All three write the C locale's ASCII ("-1.5e-07"); the interface's own display (a real
-// minus sign, trimmed zeros) builds on them in ui/explain.h.
+//   num(), num_fit() the interface's display: a real minus sign, trimmed zeros, cells' widths.
+// The first three write the C locale's ASCII ("-1.5e-07").
 #pragma once
 
 #include <string>
