@@ -106,6 +106,7 @@ std::string num_fit(float x, int max_chars) {
     if (chars(shown) > max_chars) shown = powers_of_ten(x, 1);
   }
   return chars(shown) <= max_chars ? shown : "";
+}
 
 std::vector<double> read_numbers(std::string_view typed, bool decimal_comma) {
   std::string text(typed);
