@@ -144,6 +144,7 @@ TEST(NumberText, TinyWeightsInNarrowCells) {
   EXPECT_EQ(text::num_fit(0.0f, 4), "0");
   EXPECT_EQ(text::num_fit(0.3f, 3), "0.3");  // as the display writes it: it fits
   EXPECT_EQ(text::num_fit(0.25f, 3), "");    // "0.3" would hide a second decimal that matters
+}
 
 // A typed answer's numbers: a point always, a comma between digits only for a Spanish reader;
 // what separates numbers (a comma and a space, a semicolon, ×, x, brackets) is skipped.
