@@ -175,19 +175,22 @@
     figure.addEventListener('question', standing);
   }
 
-  // [numbers] cited numbers, from the kernel, in the page's language.
+  // [numbers] cited numbers, from the kernel, written as the figures write them in every
+  // language (a decimal point, no grouping: src/i18n/i18n.h), so that the text and the figure
+  // beside it read alike; a check reads a typed decimal comma too.
+  const NOTATION = { useGrouping: false };
   function format(x) {
     if (x !== 0 && Math.abs(x) < 1e-3) {
       const [m, e] = x.toExponential(1).split('e');
       const superscript = String(Number(e)).replace(/-/g, '⁻').replace(/\d/g, d => '⁰¹²³⁴⁵⁶⁷⁸⁹'[d]);
-      return `${new Intl.NumberFormat(lang).format(Number(m))} × 10${superscript}`;
+      return `${new Intl.NumberFormat('en', NOTATION).format(Number(m))} × 10${superscript}`;
     }
     // Three digits, or more where three would round a fraction to a whole number (a weight of
     // 0.99966 is not 1).
     let digits = 3;
     const rounded = () => Number(x.toPrecision(digits));
     while (digits < 6 && !Number.isInteger(x) && Number.isInteger(rounded())) ++digits;
-    return new Intl.NumberFormat(lang, { maximumSignificantDigits: digits }).format(x).replace('-', '−');
+    return new Intl.NumberFormat('en', { ...NOTATION, maximumSignificantDigits: digits }).format(x).replace('-', '−');
   }
   // [arithmetic] numbers the text states that follow from a formula rather than a figure's
   // computation (√d_k, ln of a type's largest value, a matrix's size, a softmax in float64).
@@ -203,6 +206,7 @@
     'mib-square': n => n * n * 4 / 2 ** 20,  // an n × n float32 matrix, in MiB
     'softmax-top': (...s) => Math.max(...softmax(s)),
     'softmax-slope': (...s) => { const w = Math.max(...softmax(s)); return w * (1 - w); },
+    'f32-spacing': x => 2 ** (Math.floor(Math.log2(x)) - 23),  // between float32 numbers near x
   };
   for (const span of document.querySelectorAll('[data-calc]')) {
     const [name, ...args] = span.dataset.calc.trim().split(/\s+/);
