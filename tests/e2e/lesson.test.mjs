@@ -13,7 +13,7 @@ async function openLesson(page, file) {
   page.on('pageerror', e => errors.push(String(e)));
   page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
   await page.goto(session.server.url + file);
-  await until(page, () => document.documentElement.dataset.cited === 'true');
+  await until(page, () => document.documentElement.dataset.lesson === 'ready');
   return errors;
 }
 
@@ -31,6 +31,13 @@ for (const [file, lang] of [['lesson.html', 'en'], ['leccion.html', 'es']]) {
   test(`${file}: every number the text cites is the figure's own, written in ${lang}`, async () => {
     const page = await session.browser.context.newPage();
     const errors = await openLesson(page, file);
+    // Each cited number is filled in from its figure once that figure has started.
+    const cited = await page.evaluate(() => [...new Set([...document.querySelectorAll('[data-cite]')].map(s => s.dataset.figure))]);
+    for (const id of cited) {
+      await instance(page, id);
+      await until(page, id => [...document.querySelectorAll(`[data-cite][data-figure="${id}"]`)].every(s => s.dataset.value !== undefined), id);
+    }
+    await until(page, () => document.documentElement.dataset.cited === 'true');
     const cites = await page.evaluate(() => [...document.querySelectorAll('[data-cite]')].map(span => ({
       figure: span.dataset.figure, path: span.dataset.path, value: Number(span.dataset.value), text: span.textContent })));
     assert.ok(cites.length >= 10, `${cites.length} cited numbers`);
@@ -147,7 +154,7 @@ test('progress: a check answered right and a chapter read are kept across a relo
   await until(page, () => document.querySelector('#contents a[href="#similarity"] .mark').textContent === '✓');
 
   await page.reload();
-  await until(page, () => document.documentElement.dataset.cited === 'true');
+  await until(page, () => document.documentElement.dataset.lesson === 'ready');
   assert.equal(await ticked(), '✓', 'the chapter stays done after a reload');
   assert.ok(await page.evaluate(() => document.querySelector('#similarity .status').classList.contains('done')));
 
@@ -178,10 +185,10 @@ test('progress is kept per language: a check done on the English page is not don
   const mark = () => page.evaluate(() => document.querySelector('#contents a[href="#similarity"] .mark').textContent);
   const done = () => page.evaluate(() => document.querySelector('#similarity .status').classList.contains('done'));
   await page.reload();
-  await until(page, () => document.documentElement.dataset.cited === 'true');
+  await until(page, () => document.documentElement.dataset.lesson === 'ready');
   assert.deepEqual([await mark(), await done()], ['✓', true], 'done on the page where it was answered');
   await page.goto(session.server.url + 'leccion.html');
-  await until(page, () => document.documentElement.dataset.cited === 'true');
+  await until(page, () => document.documentElement.dataset.lesson === 'ready');
   assert.deepEqual([await mark(), await done()], ['', false], 'not done on the other language\'s page');
   assert.equal(await page.evaluate(() => document.querySelector('#similarity .status').textContent), '');
   await page.evaluate(() => localStorage.clear());

@@ -24,6 +24,6 @@ export async function figureHeight(page, id) {
 export async function openLesson(context, server, file = 'lesson.html') {
   const page = await context.newPage();
   await page.goto(server.url + file);
-  await until(page, () => document.documentElement.dataset.cited === 'true');
+  await until(page, () => document.documentElement.dataset.lesson === 'ready');
   return page;
 }
