@@ -345,9 +345,11 @@ Question score_gradient(std::uint32_t seed) {
   const int dk = kDks[rng() % 2];
   const int win = int(rng() % 3);
   std::vector<float> scores(3), g(3);
-  for (int j = 0, other = 0; j < 3; ++j) {
+  // The winner leads by 1.5 or more: √d_k times that (6 or more) saturates the unscaled row, as
+  // random q and k of d_k = 16 or 64 often do at initialisation (their q·k spreads by √d_k).
+  for (int j = 0; j < 3; ++j) {
     const bool w = j == win;
-    scores[std::size_t(j)] = w ? 1.5f + 0.5f * float(rng() % 2) : 0.5f * float(other++ + int(rng() % 2));
+    scores[std::size_t(j)] = w ? 2.0f + 0.5f * float(rng() % 2) : 0.5f * float(rng() % 2);
     g[std::size_t(j)] = w ? 1.0f + 0.5f * float(rng() % 3) : 0.5f * float(rng() % 2);
   }
   const float root = std::sqrt(float(dk));
