@@ -74,7 +74,8 @@ for (const [name, device] of Object.entries(DEVICES)) {
       const colour = {};
       for (const mult of [1, 64]) {
         const { page, errors } = await openLab(context, server.url, `view=gradients&mult=${mult}&figure=backward`);
-        for (const [map, title] of [['dS', /^dS = /], ['dQ', /^dQ = /], ['dK', /^dK = /], ['dA', /^dA = /]]) {
+        // A card's map is labelled by its formula's left side ("dS"), the title written above it.
+        for (const [map, title] of [['dS', /^dS\b/], ['dQ', /^dQ\b/], ['dK', /^dK\b/], ['dA', /^dA\b/]]) {
           const item = await findItem(page, { kind: 'heatmap', label: title });
           (colour[map] ??= {})[mult] = chroma(await pixels(page, item));
         }

@@ -17,7 +17,7 @@ export async function figureHeight(page, id) {
     const a = el.getBoundingClientRect().height;
     await new Promise(r => setTimeout(r, 250));
     const b = el.getBoundingClientRect().height;
-    return a === b && el.querySelector('iframe') ? b : null;
+    return a === b && el.shadowRoot.querySelector('iframe') ? b : null;
   }, id, { timeout: 60000 });
 }
 
