@@ -101,7 +101,7 @@ def paragraphs(blocks):
 
 def main():
     sources = sorted(glob.glob(os.path.join(ROOT, "docs", "*.md"))) + [os.path.join(ROOT, "README.md")]
-    sources += [os.path.join(ROOT, "web", "lesson.html"), os.path.join(ROOT, "web", "leccion.html")]
+    sources += [os.path.join(ROOT, "web", "lesson", "en.html"), os.path.join(ROOT, "web", "lesson", "es.html")]
     train, held_out, record = [], [], []
     for path in sources:
         with open(path, encoding="utf-8") as f:

@@ -17,7 +17,9 @@
 // `setState(partial)` (queued until ready), a `change` event whose detail is the new state, and
 // an `answer` event when the learner answers a practice question (detail: {question, answer,
 // correct, expected, explanation}), and a `question` event when the next question is on screen
-// (detail: {id, kind, text, choices?}). Everything travels by postMessage; only messages from the
+// (detail: {id, kind, text, choices?}). `trace()`, `experiment()` and `getState()` read the
+// instance (promises, answered once it is ready: the figure starts when it comes near the
+// viewport). Everything travels by postMessage; only messages from the
 // instance's own frame and origin, of the expected shapes, are read, and nothing received is
 // ever evaluated. A swipe that the instance cannot scroll further (at its top or bottom)
 // scrolls the lesson instead.
@@ -102,6 +104,7 @@
     es: 'Attention Lab: en pausa, pues esta página tiene demasiados contextos gráficos (aléjate y vuelve para reanudarlo)',
   };
   const figures = new Set();
+  let nextRead = 1;  // ids of reads (trace(), …): each reply names the read it answers
   const observers = [0, START, KEEP].map((screens) =>
     new IntersectionObserver(schedule, { rootMargin: `${screens * 100}% 0px` }));
 
@@ -140,6 +143,7 @@
       this._ready = false;
       this._state = null;    // the last state the instance reported; null before its first
       this._queued = [];
+      this._reads = new Map();  // id -> {name, resolve}: reads waiting for the instance's reply
       this._frame = null;    // the live instance's iframe; null while released
       this._restarts = 0;    // context losses since the figure was last far away
       this._onMessage = this._onMessage.bind(this);
@@ -154,6 +158,19 @@
       for (const [k, v] of Object.entries(partial)) if (isStateValue(v)) clean[k] = v;
       if (this._ready) this._post({ type: 'attention-lab:set', state: clean });
       else this._queued.push(clean);
+    }
+
+    // What the instance's page API returns for trace(), experiment() and getState() (docs/embed.md):
+    // a promise, kept until an instance of this figure is ready to answer.
+    trace() { return this._read('trace'); }
+    experiment() { return this._read('experiment'); }
+    getState() { return this._read('state'); }
+    _read(name) {
+      return new Promise((resolve) => {
+        const id = nextRead++;
+        this._reads.set(id, { name, resolve });
+        if (this._ready) this._post({ type: 'attention-lab:read', id, name });
+      });
     }
 
     connectedCallback() {
@@ -265,6 +282,14 @@
         if (detail) this.dispatchEvent(new CustomEvent('question', { detail }));
         return;
       }
+      if (isPlainObject(data) && data.type === 'attention-lab:reading') {
+        const read = this._reads.get(data.id);
+        if (read && data.name === read.name && (isPlainObject(data.result) || data.result === null)) {
+          this._reads.delete(data.id);
+          read.resolve(data.result);
+        }
+        return;
+      }
       if (isPlainObject(data) && data.type === 'attention-lab:lost') {
         // The browser took the instance's WebGL context (too many on the page, a GPU reset):
         // a new instance replaces it, with the state, while the figure is wanted.
@@ -280,6 +305,8 @@
         this._state = state;
         this._ready = true;
         for (const partial of this._queued.splice(0)) this._post({ type: 'attention-lab:set', state: partial });
+        // After the queued changes, so that a read answers for the state they make.
+        for (const [id, { name }] of this._reads) this._post({ type: 'attention-lab:read', id, name });
         this.dispatchEvent(new CustomEvent('ready', { detail: this.state }));
       } else if (data.type === 'attention-lab:state') {
         this._state = state;

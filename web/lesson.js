@@ -6,14 +6,12 @@
 //   <section id="…"><h2>…</h2> …             a chapter: listed in the contents, in order
 //   <attention-lab data-check="id" mode="practice" …>   the chapter's check: its `answer`
 //                                              events (docs/embed.md) mark the check done
-//   <span data-cite data-figure="fig-id" data-path="weights/2/2">   a number from the kernel:
-//                                              the figure's computation, entry at that path
+//   <span data-cite data-figure="fig-id" data-path="weights/2/2">   a number the figure computes:
+//                                              the entry at that path of its trace()
 //   <span data-calc="sqrt 512">                  a number from a formula ([arithmetic] below)
 //
-// Cited numbers are computed here by the kernel module (attention.js, createAttention) from
-// the request of the figure they sit beside (FIGURE_REQUESTS): the same data the figure shows,
-// so the text can never disagree with it (tests/e2e/lesson.test.mjs compares each with the
-// figure's own trace()).
+// Cited numbers are read from the figure they sit beside, when it starts (tests/e2e/lesson.test.mjs
+// compares each with the figure's own trace()), so the text cannot disagree with it.
 (function () {
   'use strict';
   const lang = document.documentElement.lang.slice(0, 2) === 'es' ? 'es' : 'en';
@@ -33,21 +31,6 @@
       read: 'leído', checked: 'comprobación hecha', isDone: 'Esta comprobación está hecha.',
     },
   }[lang];
-
-  // [requests] What each figure with cited numbers computes, in the contract's request format
-  // (docs/contract.md): the figure's attributes written out as matrices.
-  const ROWS_123 = [[1, 0], [2, 0], [3, 0]];
-  const CAUSAL_3X2 = { q: ROWS_123, k: ROWS_123, v: ROWS_123, causal: true };
-  const FIGURE_REQUESTS = {
-    'fig-similarity': { q: [[2, 1]], k: [[1, 0], [0, 1], [-1, 0]], v: [[1, 0], [0, 1], [-1, 0]], scale: 1 },
-    'fig-softmax': CAUSAL_3X2,
-    'fig-output': CAUSAL_3X2,
-    // One query of 64 ones against keys of 64 zeros, ones and twos (scores 0, 64, 128), unscaled.
-    'fig-saturation': {
-      q: [Array(64).fill(1)], k: [0, 1, 2].map(x => Array(64).fill(x)),
-      v: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], scale: 1,
-    },
-  };
 
   // [progress] kept in the reader's browser; a browser that refuses storage still reads the lesson.
   // Each language's page keeps its own: a check answered on one is not answered on the other.
@@ -175,19 +158,22 @@
     figure.addEventListener('question', standing);
   }
 
-  // [numbers] cited numbers, from the kernel, in the page's language.
+  // [numbers] cited numbers, from the kernel, written as the figures write them in every
+  // language (a decimal point, no grouping: src/i18n/i18n.h), so that the text and the figure
+  // beside it read alike; a check reads a typed decimal comma too.
+  const NOTATION = { useGrouping: false };
   function format(x) {
     if (x !== 0 && Math.abs(x) < 1e-3) {
       const [m, e] = x.toExponential(1).split('e');
       const superscript = String(Number(e)).replace(/-/g, '⁻').replace(/\d/g, d => '⁰¹²³⁴⁵⁶⁷⁸⁹'[d]);
-      return `${new Intl.NumberFormat(lang).format(Number(m))} × 10${superscript}`;
+      return `${new Intl.NumberFormat('en', NOTATION).format(Number(m))} × 10${superscript}`;
     }
     // Three digits, or more where three would round a fraction to a whole number (a weight of
     // 0.99966 is not 1).
     let digits = 3;
     const rounded = () => Number(x.toPrecision(digits));
     while (digits < 6 && !Number.isInteger(x) && Number.isInteger(rounded())) ++digits;
-    return new Intl.NumberFormat(lang, { maximumSignificantDigits: digits }).format(x).replace('-', '−');
+    return new Intl.NumberFormat('en', { ...NOTATION, maximumSignificantDigits: digits }).format(x).replace('-', '−');
   }
   // [arithmetic] numbers the text states that follow from a formula rather than a figure's
   // computation (√d_k, ln of a type's largest value, a matrix's size, a softmax in float64).
@@ -203,6 +189,7 @@
     'mib-square': n => n * n * 4 / 2 ** 20,  // an n × n float32 matrix, in MiB
     'softmax-top': (...s) => Math.max(...softmax(s)),
     'softmax-slope': (...s) => { const w = Math.max(...softmax(s)); return w * (1 - w); },
+    'f32-spacing': x => 2 ** (Math.floor(Math.log2(x)) - 23),  // between float32 numbers near x
   };
   for (const span of document.querySelectorAll('[data-calc]')) {
     const [name, ...args] = span.dataset.calc.trim().split(/\s+/);
@@ -212,22 +199,26 @@
     span.textContent = format(value);
   }
 
-  async function cite() {
-    const spans = [...document.querySelectorAll('[data-cite]')];
-    if (!spans.length || typeof createAttention !== 'function') return;
-    const kernel = await createAttention();
-    const responses = new Map();
-    for (const span of spans) {
-      const figure = span.dataset.figure;
-      if (!FIGURE_REQUESTS[figure]) throw new Error(`lesson: no request for the cited figure ${figure}`);
-      if (!responses.has(figure)) {
-        responses.set(figure, kernel.computeObject({ ...FIGURE_REQUESTS[figure], outputs: ['output', 'weights', 'scores'] }));
-      }
-      const value = span.dataset.path.split('/').reduce((at, key) => at[key], responses.get(figure));
-      span.dataset.value = String(value);
-      span.textContent = format(Number(value));
-    }
-    document.documentElement.dataset.cited = 'true';
+  // Each cited number is an entry of its figure's own trace() (the element's read of its
+  // instance, embed.js), filled in once that figure has started: the number on the page is the
+  // one the figure shows, computed once.
+  const cited = new Map();  // figure id -> its spans
+  for (const span of document.querySelectorAll('[data-cite]')) {
+    const figure = document.getElementById(span.dataset.figure);
+    if (!figure || figure.localName !== 'attention-lab') throw new Error(`lesson: no figure ${span.dataset.figure} to cite`);
+    if (!cited.has(figure)) cited.set(figure, []);
+    cited.get(figure).push(span);
+    span.textContent = '…';
   }
-  cite().catch(error => console.error(error));
+  const reads = [...cited].map(([figure, spans]) => figure.trace().then(trace => {
+    for (const span of spans) {
+      const value = span.dataset.path.split('/').reduce((at, key) => (at == null ? at : at[key]), trace);
+      if (typeof value !== 'number') throw new Error(`lesson: ${span.dataset.figure} has no number at ${span.dataset.path}`);
+      span.dataset.value = String(value);
+      span.textContent = format(value);
+    }
+  }));
+  Promise.all(reads).then(() => { document.documentElement.dataset.cited = 'true'; }, error => console.error(error));
+  // Contents, progress, checks and formulas are in place (the cited numbers follow their figures).
+  document.documentElement.dataset.lesson = 'ready';
 })();

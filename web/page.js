@@ -87,8 +87,18 @@
   let contentHeight = 0;  // the whole lab's in one column (0: side by side), likewise
   // The message's shape and values are checked in C++ (src/state/message.h); nothing in it
   // is evaluated.
+  // A read ({id, name}) asks for what one of the API's reading calls returns (the lesson's
+  // cited numbers come from its figures' trace()); the reply carries the id back. Nothing else
+  // is callable this way.
+  const READS = { trace: () => api.trace(), experiment: () => api.experiment(), state: () => api.getState() };
   window.addEventListener('message', event => {
     if (event.source !== window.parent || !Module.calledRun) return;
+    const data = event.data;
+    if (data && data.type === MESSAGE.read) {
+      if (typeof data.id === 'number' && Object.hasOwn(READS, data.name))
+        tellHost({ type: MESSAGE.reading, id: data.id, name: data.name, result: READS[data.name]() });
+      return;
+    }
     let text;
     try { text = JSON.stringify(event.data); } catch (e) { return; }  // cycles, BigInt
     if (typeof text === 'string') call('lab_set_state_json', text, 1);

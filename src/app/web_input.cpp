@@ -9,6 +9,7 @@
 
 #include <cfloat>
 #include <deque>
+#include <utility>
 
 #include "app.h"
 #include "input/item_layout.h"
@@ -49,6 +50,8 @@ struct State {
   std::deque<MouseState> queue;
   MouseState shown;            // the last state applied, held until the real mouse moves
   bool touch_leads = false;    // the last pointer input was a touch
+  bool mouse_inside = true;    // the real mouse is over the canvas (GLFW's cursor enter and leave)
+  bool reading = false;        // the last tap was on a matrix or a plot: the mouse stays to show its value
   int clicks = 0;              // the count of this frame's press (MouseState::clicks)
   std::deque<int> keys;        // GLFW keys the on-screen keyboard taps, one a frame
   int key_down = -1;           // the key held during this frame
@@ -81,7 +84,10 @@ class Target final : public ui::input::TouchTarget {
   void tap(Point p, bool twice) override;
   // A state of its own after the release (not merged into it: the release must happen where
   // the finger was, for ImGui to click what it pressed).
+  // After a tap on a matrix or a plot the mouse stays where the finger was, so the tapped
+  // cell's value (its tooltip) shows until the next touch: a tap reads a cell.
   void lift() override {
+    if (std::exchange(g.reading, false)) return;
     g.queue.push_back({kNowhere, false, 0, true, true});
     wake();
   }
@@ -168,6 +174,7 @@ void Target::tap(Point screen, bool twice) {
   // now, inside the touch's own event: phones open it only for a person's gesture.
   const ui::input::Item* item = ui::input::item_at(to_imgui(p));
   using ui::input::ItemKind;
+  g.reading = item && (item->kind == ItemKind::heatmap || item->kind == ItemKind::plot);
   if (item && (item->kind == ItemKind::input || item->kind == ItemKind::text || (twice && (item->kind == ItemKind::drag || item->kind == ItemKind::slider)))) {
     open_keyboard(numeric(item));
     g.keyboard_open = true;
@@ -232,6 +239,13 @@ void attach(GLFWwindow* window) {
   // The real mouse takes the lead back from a finger.
   glfwSetCursorPosCallback(window, [](GLFWwindow*, double, double) {
     g.touch_leads = false;
+    g.mouse_inside = true;
+    wake();
+  });
+  // The mouse leaving the canvas (a figure's frame) leaves ImGui too: ImGui's backend keeps the
+  // last position while the window has focus, and a tooltip would stay over the figure.
+  glfwSetCursorEnterCallback(window, [](GLFWwindow*, int entered) {
+    g.mouse_inside = entered != 0;
     wake();
   });
   // The left button joins the queue (ImGui's backend chains to this callback, but its own
@@ -283,6 +297,7 @@ void before_new_frame() {
     wake();  // the rest of the queue, a frame each
   }
   if (g.touch_leads || queued) io.MousePos = to_imgui(g.shown.p);
+  else if (!g.mouse_inside && !g.shown.down) io.MousePos = to_imgui(kNowhere);  // a drag goes on outside
   io.MouseDown[0] = g.shown.down;
   if (g.key_down >= 0) io.KeysDown[g.key_down] = false;
   g.key_down = -1;

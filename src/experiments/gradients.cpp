@@ -25,6 +25,12 @@ Pass run(const Problem& p, const std::vector<float>& d_output, float multiplier)
   return {std::move(t.heads.front()), std::move(g.heads.front())};
 }
 
+// ∂a_i/∂s_j of row i's softmax: diag(a) − a aᵀ.
+attn::Matrix jacobian_of(const attn::Matrix& weights, int i) {
+  const Eigen::RowVectorXf a = weights.row(i);
+  return attn::Matrix(a.asDiagonal()) - a.transpose() * a;
+}
+
 }  // namespace
 
 GradientsData gradients(float scale_multiplier, std::uint32_t seed, int selected_query) {
@@ -55,8 +61,12 @@ GradientsData gradients(float scale_multiplier, std::uint32_t seed, int selected
   d.d_q = here.grads.d_q;
   d.d_k = here.grads.d_k;
   d.d_v = here.grads.d_v;
-  const Eigen::RowVectorXf a = d.weights.row(selected_query);
-  d.jacobian = attn::Matrix(a.asDiagonal()) - a.transpose() * a;
+  d.jacobian = jacobian_of(d.weights, selected_query);
+  const Pass one = run(p, c, 1.0f);
+  const auto largest = [](const attn::Matrix& m) { return m.cwiseAbs().maxCoeff(); };
+  d.at_one = {largest(one.grads.d_output), largest(one.grads.d_weights), largest(one.grads.d_scores),
+              largest(one.grads.d_q),      largest(one.grads.d_k),       largest(one.grads.d_v),
+              largest(jacobian_of(one.trace.weights, selected_query))};
 
   // Multipliers 1/4 … 64 in half-octave steps: from soft rows to fully saturated ones.
   for (int k = -4; k <= 12; ++k) d.sweep_multiplier.push_back(std::exp2(0.5f * k));

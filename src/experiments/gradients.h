@@ -32,6 +32,12 @@ struct GradientsData {
   // ∂a_i/∂s_j of the selected query's softmax row, diag(a) − a aᵀ   (n × n, symmetric)
   attn::Matrix jacobian;
 
+  // max|x| of each matrix above at multiplier 1 (the usual 1/√d_k), same problem and row: the
+  // colour scale the maps keep as the multiplier changes, so saturation shows as maps fading.
+  struct Largest {
+    float d_output = 0, d_weights = 0, d_scores = 0, d_q = 0, d_k = 0, d_v = 0, jacobian = 0;
+  } at_one;
+
   // The same problem as the multiplier grows (rows: sweep points, x axis logarithmic).
   std::vector<float> sweep_multiplier;
   attn::Matrix key_grad_norm;       // ‖dK_j‖ per key j            (sweep × n)

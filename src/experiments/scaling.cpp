@@ -18,6 +18,10 @@ constexpr int kKeys = 256;
 constexpr int kSweepQueries = 32;
 constexpr int kBins = 40;
 constexpr double kHistogramSigmas = 4;  // the histograms span ±4 standard deviations
+// The raw scores' histogram keeps one axis for every d_k, ±4 standard deviations at the largest
+// (±4√512 ≈ ±90.5), so that its spread widens on screen as d_k grows rather than only its tick
+// labels changing. Bins about one unit wide still give d_k = 1 (spread 1) a shape of a few bars.
+constexpr int kRawBins = 160;
 
 constexpr std::array<attn::ScaleMode, 3> kModes{attn::ScaleMode::none, attn::ScaleMode::inv_sqrt_dk,
                                                 attn::ScaleMode::inv_dk};
@@ -57,7 +61,7 @@ ScalingData scaling(int dk, std::uint32_t seed) {
     series.scale = attn::scale_for(kModes[m], dk);
     series.sample_weights.assign(t.weights.row(0).begin(), t.weights.row(0).end());
     if (kModes[m] == attn::ScaleMode::inv_sqrt_dk) {
-      d.raw = histogram(t.raw, kHistogramSigmas * std::sqrt(double(dk)), kBins, dk);
+      d.raw = histogram(t.raw, kHistogramSigmas * std::sqrt(double(kScalingMaxDk)), kRawBins, dk);
       d.scaled = histogram(t.scaled, kHistogramSigmas, kBins, 1.0);
       d.variance_raw = variance(t.raw);
       d.variance_scaled = variance(t.scaled);

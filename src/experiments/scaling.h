@@ -30,8 +30,10 @@ struct ScalingData {
   int dk = 0;
   std::uint32_t seed = 0;
   int queries = 0, keys = 0;  // Q is queries × d_k, K is keys × d_k, entries from N(0, 1)
-  Histogram raw;              // every q·k (the trace's raw scores), with N(0, d_k) over it
-  Histogram scaled;           // every q·k / √d_k (the trace's scaled scores), with N(0, 1)
+  // Every q·k (the trace's raw scores), with N(0, d_k) over it, on bins that are the same for
+  // every d_k (±4√kScalingMaxDk): the spread widens on a fixed axis.
+  Histogram raw;
+  Histogram scaled;           // every q·k / √d_k (the trace's scaled scores), with N(0, 1), on ±4
   double variance_raw = 0;    // measured; the argument predicts d_k
   double variance_scaled = 0; // measured; the argument predicts 1
   std::array<ScaleSeries, 3> scales;  // none, inv_sqrt_dk, inv_dk

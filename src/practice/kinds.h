@@ -18,6 +18,7 @@ enum class QuestionKind {
   online_softmax,  // the online softmax's running sum after a block that raises the maximum
   tiled_memory,    // MiB of the n × n score matrix, or of a tiled kernel's running state
   grouped_kv,      // the shape of K when query heads share key/value heads
+  score_gradient,  // the gradient reaching a scaled row's winning score, against the unscaled row's
 };
 // Each kind's name, in QuestionKind's order: in question ids, the page API's "kind" and the
 // link's `ask`. A new kind is an enumerator and a name here, and its row in practice.cpp's
@@ -26,6 +27,6 @@ inline constexpr const char* kKindNames[] = {"largest_weight", "weight",       "
                                              "masked_weight",  "shape",        "spread",
                                              "fill_pitfall",   "stable_softmax", "saturation",
                                              "score",          "online_softmax", "tiled_memory",
-                                             "grouped_kv"};
+                                             "grouped_kv",     "score_gradient"};
 
 }  // namespace practice

@@ -318,6 +318,70 @@ Question saturation(std::uint32_t seed) {
   return q;
 }
 
+// A softmax row and the gradient it passes back to its scores, dL/dS = a ⊙ (g − Σ aᵢgᵢ),
+// through the kernel's backward pass: one query, d_k = d_v = 1, the keys are the scores and
+// the values are g, so that dL/dA = dO Vᵀ = g for dL/dO = 1.
+struct RowGradient {
+  attn::HeadTrace forward;
+  attn::HeadGrads backward;
+};
+RowGradient row_gradient(const std::vector<float>& scores, const std::vector<float>& g) {
+  attn::Shape s;
+  s.nq = 1, s.nk = int(scores.size()), s.dk = 1, s.dv = 1;
+  const float one = 1.0f;
+  attn::Options o;
+  o.scale = 1.0f;
+  const attn::Inputs in{s, &one, scores.data(), g.data()};
+  const attn::Trace trace = attn::reference_forward(in, o);
+  return {trace.at(0, 0), attn::reference_backward(in, o, trace, &one).heads.at(0)};
+}
+
+// What scaling does to training: the gradient that reaches the winning score of a scaled row,
+// against the same row unscaled (√d_k times larger scores), where the softmax saturates. What
+// reaches Q and K is the gradient of q·k: the scaled row's times 1/√d_k, the unscaled row's as is.
+Question score_gradient(std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  static constexpr int kDks[] = {16, 64};
+  const int dk = kDks[rng() % 2];
+  const int win = int(rng() % 3);
+  std::vector<float> scores(3), g(3);
+  // The winner leads by 1.5 or more: √d_k times that (6 or more) saturates the unscaled row, as
+  // random q and k of d_k = 16 or 64 often do at initialisation (their q·k spreads by √d_k).
+  for (int j = 0; j < 3; ++j) {
+    const bool w = j == win;
+    scores[std::size_t(j)] = w ? 2.0f + 0.5f * float(rng() % 2) : 0.5f * float(rng() % 2);
+    g[std::size_t(j)] = w ? 1.0f + 0.5f * float(rng() % 3) : 0.5f * float(rng() % 2);
+  }
+  const float root = std::sqrt(float(dk));
+  std::vector<float> raw;
+  for (float x : scores) raw.push_back(x * root);
+  const RowGradient scaled = row_gradient(scores, g), unscaled = row_gradient(raw, g);
+  const auto weights = [](const RowGradient& r) {
+    return std::vector<double>(r.forward.weights.data(), r.forward.weights.data() + r.forward.weights.size());
+  };
+  const std::vector<double> a = weights(scaled), a_raw = weights(unscaled);
+  double mean = 0;  // Σ aᵢgᵢ
+  for (std::size_t j = 0; j < 3; ++j) mean += a[j] * g[j];
+  const double grad = scaled.backward.d_scores(0, win), grad_raw = unscaled.backward.d_scores(0, win);
+  Question q;
+  q.text = i18n::format(tr("A query's scores, already divided by √d_k with d_k = %d, are %s, and the loss's gradient "
+                           "with respect to its weights is dL/dA = %s. What gradient reaches the highest score, "
+                           "a(g − Σ aᵢgᵢ) for that key? (within ±0.01)"),
+                        dk, list({scores[0], scores[1], scores[2]}, 3).c_str(), list({g[0], g[1], g[2]}, 3).c_str());
+  q.expected = {grad};
+  q.tolerance = 0.01;
+  q.expected_text = num(grad, 3);
+  q.explanation = i18n::format(
+      tr("a = %s and Σ aᵢgᵢ = %s, so the highest score gets %s × (%s − %s) = %s, and q·k gets it times 1/√d_k: %s. "
+         "Unscaled, the scores are %s: a = %s, and q·k gets %s, %s times less. A softmax that starts saturated "
+         "passes almost nothing back to Q and K, so they barely move: why an unscaled run starts slower."),
+      list(a, 3).c_str(), num(mean, 3).c_str(), num(a[std::size_t(win)], 3).c_str(), num(g[std::size_t(win)], 3).c_str(),
+      num(mean, 3).c_str(), q.expected_text.c_str(), num(grad / root, 3).c_str(),
+      list({raw[0], raw[1], raw[2]}, 3).c_str(), list(a_raw, 3).c_str(),
+      num(grad_raw, 2).c_str(), num(grad / root / grad_raw, 2).c_str());
+  return q;
+}
+
 Question score(const Live& live, std::uint32_t seed) {
   const int i = live.query, j = int(seed % std::uint32_t(live.head.scaled.cols()));
   Question q;
@@ -464,6 +528,7 @@ constexpr KindRow kKinds[] = {
     {QuestionKind::online_softmax, [](const Live&, std::uint32_t seed, int) { return online_softmax(seed); }},
     {QuestionKind::tiled_memory, [](const Live&, std::uint32_t seed, int n) { return tiled_memory(seed, n); }},
     {QuestionKind::grouped_kv, [](const Live&, std::uint32_t seed, int) { return grouped_kv(seed); }},
+    {QuestionKind::score_gradient, [](const Live&, std::uint32_t seed, int) { return score_gradient(seed); }},
 };
 
 // QuestionKind's values index the table, and every kind has a name.

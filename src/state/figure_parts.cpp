@@ -15,13 +15,13 @@ constexpr std::string_view kWalkthrough[] = {
 constexpr std::string_view kCompare[] = {"header",        "steps",         "view",         "arithmetic", "inputs",
                                          "shape-control", "scale-control", "mask-control", "matrices"};
 constexpr std::string_view kScaling[] = {"header", "view", "intro", "controls", "histograms", "weights", "sweep"};
-constexpr std::string_view kGradients[] = {"header", "view", "intro", "controls", "maps", "sweep"};
+constexpr std::string_view kGradients[] = {"header", "view", "intro", "controls", "maps", "backward", "sweep"};
 constexpr std::string_view kPitfalls[] = {"header", "view", "intro", "controls", "maps", "future"};
 constexpr std::string_view kStability[] = {"header", "view", "intro", "plots", "thresholds", "fills"};
 constexpr std::string_view kTiling[] = {"header", "view", "intro", "controls", "walk", "row", "outputs", "memory"};
 constexpr std::string_view kHeads[] = {"header", "view", "intro", "controls", "shapes", "maps", "concat"};
 constexpr std::string_view kCost[] = {"header", "view", "intro", "controls", "plots", "table"};
-constexpr std::string_view kTrain[] = {"header", "view", "intro", "controls", "curves", "example", "maps"};
+constexpr std::string_view kTrain[] = {"header", "view", "intro", "controls", "play", "curves", "example", "maps"};
 
 struct ViewParts {
   View view;

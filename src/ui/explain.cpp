@@ -6,43 +6,6 @@
 #include "number_text.h"
 
 namespace ui {
-namespace {
-
-std::string real_minus(const std::string& s) { return !s.empty() && s[0] == '-' ? "−" + s.substr(1) : s; }
-
-}  // namespace
-
-std::string num(float x) {
-  if (std::isinf(x)) return x < 0 ? "−∞" : "∞";
-  if (std::isnan(x)) return "NaN";
-  const float a = std::fabs(x);
-  std::string s = a != 0 && (a < 1e-3f || a >= 1e5f) ? text::significant(x, 3) : text::fixed(x, 4);
-  // Trim trailing zeros ("2.5000" -> "2.5") but keep one digit after the point.
-  if (s.find('.') != std::string::npos && s.find('e') == std::string::npos) {
-    while (s.back() == '0') s.pop_back();
-    if (s.back() == '.') s.pop_back();
-  }
-  if (s == "-0") s = "0";
-  return real_minus(s);
-}
-
-int chars(const std::string& utf8) {
-  int n = 0;
-  for (unsigned char c : utf8) n += (c & 0xC0) != 0x80;  // UTF-8 continuation bytes are not characters
-  return n;
-}
-
-std::string num_fit(float x, int max_chars) {
-  std::string shown = num(x);
-  // Whole numbers only for |x| ≥ 1: "0" for 0.3 would read as an exact zero.
-  const int least = std::fabs(x) >= 1 ? 0 : 1;
-  for (int decimals = 3; decimals >= least && chars(shown) > max_chars; --decimals) {
-    shown = text::fixed(x, decimals);
-    if (shown.find_first_not_of("-0.") == std::string::npos && shown[0] == '-') shown = shown.substr(1);  // no "−0.0"
-    shown = real_minus(shown);
-  }
-  return chars(shown) <= max_chars ? shown : "";
-}
 
 bool nums_fit(const attn::Matrix& m, int r0, int r1, int c0, int c1, int max_chars, std::vector<std::string>& out) {
   out.resize(std::size_t(std::max(0, r1 - r0) * std::max(0, c1 - c0)));

@@ -8,6 +8,7 @@
 
 #include "i18n.h"
 #include "lab.h"
+#include "number_text.h"
 
 namespace ui {
 
@@ -19,16 +20,13 @@ struct NamedScale {
 inline constexpr NamedScale kComparedScales[] = {
     {attn::ScaleMode::inv_sqrt_dk, "1/√d_k"}, {attn::ScaleMode::none, N_("none")}, {attn::ScaleMode::inv_dk, "1/d_k"}};
 
-// Numbers as the interface prints them: up to 4 significant decimals, −∞ for masked cells.
-std::string num(float x);
-// The same number in at most `max_chars` characters, with fewer decimals if needed ("" if it
-// cannot fit): for values inside small heatmap cells.
-std::string num_fit(float x, int max_chars);
+// Numbers as the interface prints them (src/text/number_text.h).
+using text::chars;
+using text::num;
+using text::num_fit;
 // Every value of m's block [r0, r1) × [c0, c1) by num_fit, row after row, into `out`; false
 // when one cannot fit: a heatmap then writes none, never some cells and not others.
 bool nums_fit(const attn::Matrix& m, int r0, int r1, int c0, int c1, int max_chars, std::vector<std::string>& out);
-// Characters of a UTF-8 text (not bytes): for columns aligned with spaces in a monospaced font.
-int chars(const std::string& utf8);
 
 // One cell (i, j) of a stage: how it was computed, in one or two lines.
 std::string explain_cell(const lab::Lab& lab, lab::Step stage, int i, int j);

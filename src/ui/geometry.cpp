@@ -146,13 +146,13 @@ void geometry(const lab::Lab& lab, lab::State& next, Memory& ui) {
     drag.row = -1;
   }
   if (ImGui::IsItemHovered() && closest && drag.row < 0) {
-    ImGui::BeginTooltip();
+    begin_readout();
     ImGui::PushFont(fonts().mono);
     const attn::Matrix& m = closest->matrix == 0 ? lab.q() : lab.k();
     ImGui::Text(draggable ? tr("%s%d = [%s, %s]  (drag to move)") : "%s%d = [%s, %s]", closest->matrix == 0 ? "q" : "k",
                 closest->row, num(m(closest->row, 0)).c_str(), num(m(closest->row, 1)).c_str());
     ImGui::PopFont();
-    ImGui::EndTooltip();
+    end_readout();
   }
   // Only the tips take a finger's drag; the rest of the plane scrolls under a swipe.
   if (draggable) {

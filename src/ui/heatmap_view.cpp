@@ -96,8 +96,8 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
   HeatmapSpec spec = given;
   measure(spec);
   if (spec.map == render::Colormap::diverging) {
-    spec.lo = -bound_;
-    spec.hi = bound_;
+    spec.lo = -(spec.bound > 0 ? spec.bound : bound_);
+    spec.hi = -spec.lo;
   }
   const int rows = int(m.rows()), cols = int(m.cols());
   if (rows != rows_ || cols != cols_) view_ = {0, 0, float(cols), float(rows)};
@@ -116,11 +116,17 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
   in.room = {ImGui::GetContentRegionAvail().x, spec.height};
   in.max_cell = spec.max_cell;
   in.row_label = spec.row_label;
-  in.lo = num(spec.lo);
-  in.hi = num(spec.hi);
   in.masked = tr("masked (−∞)");
   in.any_masked = any_masked_;
-  at.layout = heatmap_layout(in, text);
+  // The colour bar's ends as the display writes them, or in fewer characters where the legend
+  // would run past the card (a clipped "0.5573" reads "0.5"): never cut, only rounded.
+  for (int chars : {0, 6, 5, 4, 3}) {
+    const std::string lo = chars ? num_fit(spec.lo, chars) : num(spec.lo), hi = chars ? num_fit(spec.hi, chars) : num(spec.hi);
+    if (lo.empty() || hi.empty()) break;
+    in.lo = lo, in.hi = hi;
+    at.layout = heatmap_layout(in, text);
+    if (at.layout.label_w + at.layout.legend_w <= in.room.w) break;
+  }
   at.top_left = ImGui::GetCursorScreenPos();
   at.origin = ImVec2(at.top_left.x + at.layout.label_w, at.top_left.y + at.layout.top);
 

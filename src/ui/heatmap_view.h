@@ -23,6 +23,9 @@ struct HeatmapSpec {
   // ±max|x| of the finite values, measured once per version (not every frame).
   render::Colormap map = render::Colormap::sequential;
   float lo = 0, hi = 1;
+  // A diverging map's half-width when above 0 (a figure that keeps one colour scale while its
+  // values shrink, so they fade on screen); 0: ±max|x|.
+  float bound = 0;
   std::function<std::string(int)> row_label, col_label;
   int highlight_row = -1;
   int focus_row = -1, focus_col = -1;  // the keyboard's cell (accessibility.h), ringed and kept in view

@@ -28,7 +28,7 @@ constexpr float kLeastSideBySideCard = 200;
 // Whether the stage cards, side by side in the middle panel `width` wide, each get a readable
 // height out of `height`.
 bool side_by_side_fits(const lab::Lab& lab, float width, float height) {
-  const StageGrid grid = stage_grid(lab, width);
+  const StageGrid grid = stage_grid(lab, width);  // the most rows stages() may choose
   const float gap = ImGui::GetStyle().ItemSpacing.y;
   return (height - gap * float(grid.rows - 1)) / float(grid.rows) >= kLeastSideBySideCard * ui_scale();
 }

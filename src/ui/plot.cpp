@@ -161,17 +161,30 @@ void draw_axes(const PlotLayout& l, const PlotSpec& spec, ImDrawList* draw) {
                 spec.x_label.c_str());
 }
 
-// Vertical dashed lines, each labelled at the top on the side where its label fits.
-void draw_markers(const PlotLayout& l, const std::vector<PlotMarker>& markers, ImDrawList* draw) {
+bool marker_shown(const PlotLayout& l, const PlotMarker& m) { return l.ax.usable(m.x) && m.x >= l.ax.lo && m.x <= l.ax.hi; }
+
+// Vertical dashed lines, under the series.
+void draw_marker_lines(const PlotLayout& l, const std::vector<PlotMarker>& markers, ImDrawList* draw) {
   const float scale = l.scale;
   for (const PlotMarker& m : markers) {
-    if (!l.ax.usable(m.x) || m.x < l.ax.lo || m.x > l.ax.hi) continue;
+    if (!marker_shown(l, m)) continue;
     const float x = l.ax.to_px(m.x);
     for (float y = l.p0.y; y < l.p1.y; y += 8 * scale)
       draw->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 4 * scale, l.p1.y)), plot_colour(m.colour), 1.5f * scale);
-    const float w = ImGui::CalcTextSize(m.label.c_str()).x;
-    draw->AddText(ImVec2(x + w + 4 * scale < l.p1.x ? x + 3 * scale : x - w - 3 * scale, l.p0.y + 2 * scale),
-                  plot_colour(m.colour), m.label.c_str());
+  }
+}
+
+// Each marker's label at the top, on the side where it fits, over the series and on the card's
+// colour: a curve never strikes one through.
+void draw_marker_labels(const PlotLayout& l, const std::vector<PlotMarker>& markers, ImDrawList* draw) {
+  const float scale = l.scale, line = ImGui::GetTextLineHeight();
+  for (const PlotMarker& m : markers) {
+    if (!marker_shown(l, m)) continue;
+    const float x = l.ax.to_px(m.x), w = ImGui::CalcTextSize(m.label.c_str()).x;
+    const ImVec2 at(x + w + 4 * scale < l.p1.x ? x + 3 * scale : x - w - 3 * scale, l.p0.y + 2 * scale);
+    draw->AddRectFilled(ImVec2(at.x - 2 * scale, at.y), ImVec2(at.x + w + 2 * scale, at.y + line),
+                        ImGui::GetColorU32(palette().card));
+    draw->AddText(at, plot_colour(m.colour), m.label.c_str());
   }
 }
 
@@ -259,7 +272,7 @@ void hover_readout(const PlotLayout& l, const PlotSpec& spec, const std::vector<
   if (!std::isfinite(best)) return;
   const float x = l.ax.to_px(best);
   draw->AddLine(ImVec2(x, l.p0.y), ImVec2(x, l.p1.y), ImGui::GetColorU32(palette().muted_text));
-  ImGui::BeginTooltip();
+  begin_readout();
   ImGui::Text("%s = %s", spec.x_label.c_str(), num(float(best)).c_str());
   for (const PlotSeries& s : series)
     for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
@@ -268,7 +281,7 @@ void hover_readout(const PlotLayout& l, const PlotSpec& spec, const std::vector<
                            num(float(s.y[i])).c_str());
         break;
       }
-  ImGui::EndTooltip();
+  end_readout();
 }
 
 }  // namespace
@@ -291,9 +304,10 @@ void plot(const char* id, const PlotSpec& spec, const std::vector<PlotSeries>& s
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw_axes(l, spec, draw);
   draw->PushClipRect(l.p0, l.p1, true);
-  draw_markers(l, markers, draw);
+  draw_marker_lines(l, markers, draw);
   const float bar_w = bar_width(l, series);
   for (const PlotSeries& s : series) draw_series(l, s, bar_w, draw);
+  draw_marker_labels(l, markers, draw);
   draw->PopClipRect();
   draw_legend(l, series, draw);
   // The plot area as an item: the layout names it, and hovering it reads the values.

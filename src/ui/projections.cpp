@@ -67,7 +67,7 @@ void card(const lab::Lab& lab, lab::State& next, Memory& ui, HeatmapView& view, 
   if (c.which == 0) std::tie(spec.focus_row, spec.focus_col) = focused_cell(lab, ui, lab::Step::input);
   const HeatmapHit hit = view.draw("map", spec);
   if (hit.row >= 0) {
-    ImGui::BeginTooltip();
+    begin_readout();
     ImGui::PushFont(fonts().mono);
     const std::string title = c.title, name = title.substr(0, title.find(' '));
     ImGui::TextUnformatted((c.which >= 0 ? explain_projection(lab, c.which, hit.row, hit.col)
@@ -75,7 +75,7 @@ void card(const lab::Lab& lab, lab::State& next, Memory& ui, HeatmapView& view, 
                                                "] = " + num((*c.m)(hit.row, hit.col)))
                                .c_str());
     ImGui::PopFont();
-    ImGui::EndTooltip();
+    end_readout();
   }
   if (hit.clicked && tokens) next.query = hit.row;
   ImGui::EndChild();
@@ -124,28 +124,42 @@ void projections(const lab::Lab& lab, lab::State& next, Memory& ui, float height
   };
 
   if (s.projected()) {
-    // X and its three products side by side, one row per token, so each token's row reads
-    // across; below each product the W that makes it, and below X what the step does.
-    const float gap = ImGui::GetStyle().ItemSpacing.x, both = 2 * row_height(2);  // the two rows' height
-    row_of(lab, next, ui, {&views[0], results[0], results[1], results[2]},
-           {{"X", &lab.x(), Rows::queries, true, -1, false},
-            {"Q = X·W_Q", &lab.q(), Rows::beside_x, false, 0, true},
-            {"K = X·W_K", &lab.k(), Rows::beside_x, false, 1, true},
-            {"V = X·W_V", &lab.v(), Rows::beside_x, false, 2, true}},
-           {kXWeight, 1, 1, 1}, both * 0.56f);
-    const float w = (ImGui::GetContentRegionAvail().x - 3 * gap) / (kXWeight + 3), h = both * 0.44f;
-    ImGui::BeginChild("what", ImVec2(w * kXWeight, h), false);
-    note(i18n::format(tr("Each token's embedding, a row of X (d_model = %d), times three learned matrices: a query "
-                         "(what it looks for), a key (what it can be found by), a value (what it passes on). Since "
-                         "W_Q ≠ W_K, a token need not match itself best."),
-                      s.dmodel));
-    ImGui::EndChild();
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    const std::string what = i18n::format(
+        tr("Each token's embedding, a row of X (d_model = %d), times three learned matrices: a query (what it looks "
+           "for), a key (what it can be found by), a value (what it passes on). Since W_Q ≠ W_K, a token need not "
+           "match itself best."),
+        s.dmodel);
+    const Card x{"X", &lab.x(), Rows::queries, true, -1, false};
+    const Card products[3] = {{"Q = X·W_Q", &lab.q(), Rows::beside_x, false, 0, true},
+                              {"K = X·W_K", &lab.k(), Rows::beside_x, false, 1, true},
+                              {"V = X·W_V", &lab.v(), Rows::beside_x, false, 2, true}};
     const Card weights[3] = {{"W_Q", &lab.w_q(), Rows::model, false, -1, false},
                              {"W_K", &lab.w_k(), Rows::model, false, -1, false},
                              {"W_V", &lab.w_v(), Rows::model, false, -1, false}};
-    for (int i = 0; i < 3; ++i) {
-      ImGui::SameLine(0, gap);
-      card(lab, next, ui, views[1 + i], weights[i], ImVec2(w, h));
+    if (ImGui::GetContentRegionAvail().x < 600 * scale) {
+      // A phone: four cards in a row would be 35 pixels of matrix each, under titles cut to
+      // "Q = X". What the step does first, across; X beside Q, then K beside V (each row of a
+      // product still beside its token's, two by two), then the three W in a row.
+      note(what);
+      const float h = row_height(3);
+      row_of(lab, next, ui, {&views[0], results[0]}, {x, products[0]}, {kXWeight, 1}, h);
+      row_of(lab, next, ui, {results[1], results[2]}, {products[1], products[2]}, {1, 1}, h);
+      row_of(lab, next, ui, {&views[1], &views[2], &views[3]}, {weights[0], weights[1], weights[2]}, {1, 1, 1}, h * 0.75f);
+    } else {
+      // X and its three products side by side, one row per token, so each token's row reads
+      // across; below each product the W that makes it, and below X what the step does.
+      const float both = 2 * row_height(2);  // the two rows' height
+      row_of(lab, next, ui, {&views[0], results[0], results[1], results[2]}, {x, products[0], products[1], products[2]},
+             {kXWeight, 1, 1, 1}, both * 0.56f);
+      const float w = (ImGui::GetContentRegionAvail().x - 3 * gap) / (kXWeight + 3), h = both * 0.44f;
+      ImGui::BeginChild("what", ImVec2(w * kXWeight, h), false);
+      note(what);
+      ImGui::EndChild();
+      for (int i = 0; i < 3; ++i) {
+        ImGui::SameLine(0, gap);
+        card(lab, next, ui, views[1 + i], weights[i], ImVec2(w, h));
+      }
     }
   } else if (s.kind == lab::Attention::self) {
     note(tr("Here Q = K = V = X: the lesson's worked example feeds the embeddings in directly, with no projections "

@@ -47,12 +47,26 @@ const char* stage_title(lab::Step step) {
   return tr(titles[int(step)]);
 }
 
+namespace {
+
+// Room a stage card's heatmap leaves around its cells: the row labels and the card's padding
+// across, the title, the column labels and the colour legend down.
+float card_extra_w() { return 80 * ui_scale(); }
+float card_extra_h() { return 4.8f * ImGui::GetTextLineHeightWithSpacing(); }
+
+// The side of a stage's cells in a card of `size` (at most the heatmap's 56-unit cap).
+float stage_cell(const lab::State& s, ImVec2 size) {
+  const float cols = float(std::max(s.nk, s.dv));
+  return std::min({(size.x - card_extra_w()) / cols, (size.y - card_extra_h()) / float(s.nq), kMaxCell * ui_scale()});
+}
+
+}  // namespace
+
 float stage_card_height(const lab::Lab& lab, float width) {
   const lab::State& s = lab.state();
   const float scale = ui_scale();
-  const float cols = float(std::max(s.nk, s.dv)), line = ImGui::GetTextLineHeightWithSpacing();
-  const float cell = std::min((width - 80 * scale) / cols, kMaxCell * scale);
-  return std::clamp(cell * float(s.nq) + 4.8f * line, 150 * scale, 560 * scale);
+  const float cell = stage_cell(s, ImVec2(width, 1e9f));
+  return std::clamp(cell * float(s.nq) + card_extra_h(), 150 * scale, 560 * scale);
 }
 
 void stage_card(const lab::Lab& lab, lab::State& next, Memory& ui, lab::Step step, ImVec2 size) {
@@ -92,11 +106,11 @@ void stage_card(const lab::Lab& lab, lab::State& next, Memory& ui, lab::Step ste
     std::tie(spec.focus_row, spec.focus_col) = focused_cell(lab, ui, step);
     const HeatmapHit hit = ui.stage_views[i].draw("map", spec);
     if (hit.row >= 0) {
-      ImGui::BeginTooltip();
+      begin_readout();
       ImGui::PushFont(fonts().mono);
       ImGui::TextUnformatted(explain_cell(lab, step, hit.row, hit.col).c_str());
       ImGui::PopFont();
-      ImGui::EndTooltip();
+      end_readout();
     }
     if (hit.clicked) {
       next.query = hit.row;
@@ -115,30 +129,41 @@ void stage_card(const lab::Lab& lab, lab::State& next, Memory& ui, lab::Step ste
   ImGui::PopStyleColor();
 }
 
-StageGrid stage_grid(const lab::Lab& lab, float width) {
+StageGrid stage_grid(const lab::Lab& lab, float width, float height) {
   const float scale = ui_scale();
-  // Three cards per row on a wide screen, two or one when narrow.
-  const int per_row = width > 900 * scale ? 3 : width > 520 * scale ? 2 : 1;
   // The five cards of steps 1 to 5 (step 0 has a screen of its own: projections()), and for
   // loaded data with several heads a sixth, every head's weights.
   const int cards = lab::kStepCount - int(lab::Step::scores) + (lab::loaded_head_count(lab.state()) > 1 ? 1 : 0);
-  return {per_row, (cards + per_row - 1) / per_row};
+  const auto grid = [cards](int per_row) { return StageGrid{per_row, (cards + per_row - 1) / per_row}; };
+  // In a column: three cards per row on a wide screen, two or one when narrow.
+  const int least = width > 900 * scale ? 3 : width > 520 * scale ? 2 : 1;
+  if (height <= 0) return grid(least);
+  // In a fixed height (a laptop's walkthrough): all on screen, in as many rows or fewer, the
+  // matrices' cells as large as the cards' shape allows.
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  StageGrid best = grid(least);
+  float best_cell = 0;
+  for (int per_row = least; per_row <= 3; ++per_row) {
+    const StageGrid g = grid(per_row);
+    const ImVec2 card((width - gap * float(per_row - 1)) / float(per_row), (height - gap * float(g.rows - 1)) / float(g.rows));
+    const float cell = stage_cell(lab.state(), card);
+    if (cell > best_cell) best = g, best_cell = cell;
+  }
+  return best;
 }
 
 void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height, const ColumnExtras& extras) {
   const lab::State& s = lab.state();
   const float scale = ui_scale();
   const float avail = ImGui::GetContentRegionAvail().x;
-  const auto [per_row, rows] = stage_grid(lab, avail);
+  const auto [per_row, rows] = stage_grid(lab, avail, height);
   const bool heads = lab::loaded_head_count(s) > 1;
   const int first = int(lab::Step::scores), cards = lab::kStepCount - first + (heads ? 1 : 0);
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float card_w = (avail - gap * (per_row - 1)) / per_row;
-  // Each card is as tall as its matrix needs at the card's width, so the heatmap uses that
-  // width (in a window's fixed height the cards share it, and the column scrolls when they
-  // need more: a laptop's 3 × 3 heatmaps were 127 px wide in 280 px cards).
-  const float needed = stage_card_height(lab, card_w);
-  const float card_h = height > 0 ? std::max((height - gap * (rows - 1)) / rows, needed) : needed;
+  // In a scrolling column each card is as tall as its matrix needs at the card's width, so the
+  // heatmap uses that width; in a window's fixed height the cards share it, all on screen.
+  const float card_h = height > 0 ? (height - gap * (rows - 1)) / rows : stage_card_height(lab, card_w);
   const int current_row = (std::max(int(s.step), first) - first) / per_row;
   const auto under = [&](int row) {
     if (!extras.under_current || row != current_row) return;

@@ -149,4 +149,16 @@ void apply_theme(bool dark, float scale, bool touch) {
   g_palette = p;
 }
 
+void begin_readout() {
+  ImGui::BeginTooltip();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float room = ImGui::GetMainViewport()->Size.x - 2 * (style.DisplaySafeAreaPadding.x + style.WindowPadding.x);
+  ImGui::PushTextWrapPos(std::max(room, 8 * ImGui::GetFontSize()));  // from the tooltip's own left edge
+}
+
+void end_readout() {
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
 }  // namespace ui

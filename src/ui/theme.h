@@ -39,4 +39,9 @@ const Palette& palette();
 // a touch screen's larger targets.
 void apply_theme(bool dark, float scale, bool touch);
 
+// A tooltip (a cell's value and its arithmetic) whose lines wrap at the window's width, so that
+// on a phone it stays on the screen rather than running past its edge. Its text goes between.
+void begin_readout();
+void end_readout();
+
 }  // namespace ui

@@ -120,11 +120,13 @@ void stages(const lab::Lab& lab, lab::State& next, Memory& ui, float height, con
 // in a column that scrolls or sizes itself.
 void stage_card(const lab::Lab& lab, lab::State& next, Memory& ui, lab::Step step, ImVec2 size);
 float stage_card_height(const lab::Lab& lab, float width);
-// How many stage cards stages() puts on a row `width` wide, and in how many rows.
+// How many stage cards stages() puts on a row `width` wide, and in how many rows: in a scrolling
+// column by the width alone; in a fixed `height` (side by side), the rows that give the matrices
+// the largest cells while every card fits.
 struct StageGrid {
   int per_row, rows;
 };
-StageGrid stage_grid(const lab::Lab& lab, float width);
+StageGrid stage_grid(const lab::Lab& lab, float width, float height = 0);
 // Loaded data with several heads (heads_card.cpp): every head's weights as small maps, and the
 // shown head's selector; a card beside the stages.
 void heads_card(const lab::Lab& lab, lab::State& next, Memory& ui);

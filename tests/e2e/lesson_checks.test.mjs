@@ -20,7 +20,7 @@ for (const device of DEVICES) {
       await page.goto(server.url + 'leccion.html');
       await page.evaluate(() => localStorage.clear());
       await page.reload();
-      await until(page, () => document.documentElement.dataset.cited === 'true');
+      await until(page, () => document.documentElement.dataset.lesson === 'ready');
       await page.evaluate(() => document.getElementById('check-softmax').scrollIntoView({ block: 'start' }));
       await until(page, () => document.getElementById('check-softmax').ready, undefined, { timeout: 60000 });
       // Figures above start as they come near and take their heights, moving the check: brought

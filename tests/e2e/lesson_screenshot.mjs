@@ -19,7 +19,7 @@ try {
     try {
       const page = await context.newPage();
       await page.goto(server.url + 'lesson.html#' + chapter);
-      await until(page, () => document.documentElement.dataset.cited === 'true');
+      await until(page, () => document.documentElement.dataset.lesson === 'ready');
       // The chapter's first figure, with the paragraph before it.
       await page.evaluate(id => {
         const figure = document.querySelector(`#${id} figure`);

@@ -60,7 +60,7 @@ for (const device of DEVICES.filter(d => !process.env.ATTN_DEVICE || d.name === 
       await page.goto(server.url + 'lesson.html');
       await page.evaluate(() => localStorage.clear());
       await page.reload();
-      await until(page, () => document.documentElement.dataset.cited === 'true');
+      await until(page, () => document.documentElement.dataset.lesson === 'ready');
       const chapters = await page.evaluate(() => [...document.querySelectorAll('main section[id]')].map(s => s.id));
       assert.ok(chapters.length >= 12);
       for (const chapter of chapters) {

@@ -93,6 +93,13 @@ export function answers(q, example, query, keyIndex) {
       const [heads, kv, dk, tokens] = n;
       return { right: `${kv}×${tokens}×${dk}`, wrong: [heads, tokens, dk] };
     }
+    case 'score_gradient': {  // "d_k = D, are [s0, s1, s2] … dL/dA = [g0, g1, g2]": a(g − Σ aᵢgᵢ) at the top score
+      const s = n.slice(1, 4), g = n.slice(4, 7);
+      const a = softmax(s), top = s.indexOf(Math.max(...s));
+      const mean = a.reduce((acc, x, j) => acc + x * g[j], 0);
+      const want = a[top] * (g[top] - mean);
+      return { right: want, wrong: want + 0.05 };
+    }
     default:
       throw new Error(`a kind this test does not know: ${q.kind}`);
   }

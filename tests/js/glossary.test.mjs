@@ -13,12 +13,15 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const glossary = JSON.parse(readFileSync(join(root, 'src/i18n/glossary.json'), 'utf8'));
 
 // The words a Spanish reader sees: the page's text and attributes (tags' names and the code
-// blocks' NumPy are not Spanish), and every translation's value.
+// blocks' NumPy are not Spanish) and strings (web/lesson/, the sources of leccion.html), and
+// every translation's value.
 function spanishTexts() {
-  const page = readFileSync(join(root, 'web/leccion.html'), 'utf8')
+  const page = readFileSync(join(root, 'web/lesson/es.html'), 'utf8')
     .replace(/<pre><code>[\s\S]*?<\/code><\/pre>/g, ' ')
     .replace(/<(\/?[a-z-]+)([^>]*)>/gi, (_, tag, attributes) => ' ' + [...attributes.matchAll(/(?:title|aria-label)="([^"]*)"/g)].map(m => m[1]).join(' ') + ' ');
-  const texts = [{ where: 'web/leccion.html', text: page }];
+  const texts = [{ where: 'web/lesson/es.html', text: page }];
+  for (const [name, value] of Object.entries(JSON.parse(readFileSync(join(root, 'web/lesson/es.json'), 'utf8'))))
+    texts.push({ where: `web/lesson/es.json: ${name}`, text: value });
   const dir = join(root, 'src/i18n/es');
   for (const name of readdirSync(dir).filter(n => n.endsWith('.json')))
     for (const [english, spanish] of Object.entries(JSON.parse(readFileSync(join(dir, name), 'utf8'))))

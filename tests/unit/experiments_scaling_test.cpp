@@ -27,17 +27,50 @@ TEST(ExperimentsScaling, VariancesMatchDkAndOne) {
 }
 
 TEST(ExperimentsScaling, HistogramsHoldTheScores) {
-  const experiments::ScalingData d = experiments::scaling(32, 3);
-  for (const experiments::Histogram* h : {&d.raw, &d.scaled}) {
-    ASSERT_EQ(h->edges.size(), h->counts.size() + 1);
-    long total = 0;
-    for (const int c : h->counts) total += c;
-    // ±4σ holds all but about 6 in 100,000 normal samples.
-    EXPECT_GT(total, 0.999 * d.queries * d.keys);
-    EXPECT_LE(total, long(d.queries) * d.keys);
+  // (Not d_k = 1: one product of two normals has heavier tails than ±4σ of a normal allows.)
+  for (const int dk : {32, experiments::kScalingMaxDk}) {
+    const experiments::ScalingData d = experiments::scaling(dk, 3);
+    for (const experiments::Histogram* h : {&d.raw, &d.scaled}) {
+      ASSERT_EQ(h->edges.size(), h->counts.size() + 1);
+      long total = 0;
+      for (const int c : h->counts) total += c;
+      // Both span at least ±4σ, which holds all but about 6 in 100,000 normal samples.
+      EXPECT_GT(total, 0.999 * d.queries * d.keys) << "d_k = " << dk;
+      EXPECT_LE(total, long(d.queries) * d.keys);
+    }
   }
-  // Dividing by √d_k maps the raw histogram's bins onto the scaled one's: same counts.
-  EXPECT_EQ(d.raw.counts, d.scaled.counts);
+}
+
+// The half-width around 0 holding 95% of a histogram's samples, to a bin's width.
+double central_95(const experiments::Histogram& h) {
+  long total = 0;
+  for (const int c : h.counts) total += c;
+  const std::size_t mid = h.counts.size() / 2;  // an even number of bins, symmetric about 0
+  long inside = 0;
+  for (std::size_t k = 0; mid + k < h.counts.size(); ++k) {
+    inside += h.counts[mid + k] + h.counts[mid - 1 - k];
+    if (inside >= 0.95 * total) return h.edges[mid + k + 1];
+  }
+  return h.edges.back();
+}
+
+// The raw histogram keeps one axis for every d_k (the lesson's figure shows the spread widen on
+// screen), and the spread on it follows √d_k: 95% of N(0, d_k) lies within ±1.96√d_k (q·k is a
+// sum of d_k products of normals, close to normal from d_k = 64; at d_k = 1 it is one product).
+TEST(ExperimentsScaling, RawHistogramWidensOnOneAxis) {
+  const experiments::ScalingData one = experiments::scaling(1, 5);
+  double narrower = central_95(one.raw);
+  for (const int dk : {64, experiments::kScalingMaxDk}) {
+    const experiments::ScalingData d = experiments::scaling(dk, 5);
+    EXPECT_EQ(d.raw.edges, one.raw.edges) << "d_k = " << dk;
+    const double bin = d.raw.edges[1] - d.raw.edges[0], expected = 1.96 * std::sqrt(double(dk));
+    EXPECT_NEAR(central_95(d.raw), expected, 0.05 * expected + bin) << "d_k = " << dk;
+    EXPECT_GT(central_95(d.raw), 2 * narrower) << "d_k = " << dk;
+    narrower = central_95(d.raw);
+    // The scaled scores' spread stays at 1 on their own fixed axis.
+    EXPECT_EQ(d.scaled.edges, one.scaled.edges);
+    EXPECT_NEAR(central_95(d.scaled), 1.96, 0.1 + (d.scaled.edges[1] - d.scaled.edges[0])) << "d_k = " << dk;
+  }
 }
 
 TEST(ExperimentsScaling, EntropyOrdersTheThreeScalesAtLargeDk) {

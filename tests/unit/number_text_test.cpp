@@ -104,6 +104,48 @@ TEST(NumberText, SignificantAndFixedRoundAsPrintfDocuments) {
   EXPECT_EQ(text::fixed(FLT_MAX, 0), "340282346638528859811704183484516925440");
 }
 
+// The text read back as a number ("−" is the display's minus sign).
+double read_display(std::string t) {
+  for (std::size_t at; (at = t.find("−")) != std::string::npos;) t.replace(at, std::strlen("−"), "-");
+  return std::strtod(t.c_str(), nullptr);
+}
+
+// What a heatmap cell may show: within its width, close to the value to the last digit shown,
+// never a nonzero value as zero, and below 1 right to a hundredth at least (the one-decimal
+// weights of a row did not visibly add up to 1).
+TEST(NumberText, CellTextFitsAndNeverHidesAValue) {
+  std::mt19937 rng(12);
+  std::uniform_real_distribution<float> exponent(-40, 6), sign(-1, 1);
+  for (int trial = 0; trial < 20000; ++trial) {
+    const float x = std::copysign(std::pow(10.0f, exponent(rng)), sign(rng));
+    for (int width = 1; width <= 9; ++width) {
+      const std::string t = text::num_fit(x, width);
+      if (t.empty()) continue;
+      ASSERT_LE(text::chars(t), width) << x;
+      const double back = read_display(t);
+      ASSERT_NE(back, 0.0) << x << " shown as " << t;
+      const std::size_t e = t.find('e'), point = t.find('.');
+      // Half a unit of the last digit shown, relative to the value's own power of ten if in e-form.
+      const int decimals = point == std::string::npos ? 0 : int((e == std::string::npos ? t.size() : e) - point - 1);
+      const double unit = std::pow(10.0, -decimals) * (e == std::string::npos ? 1 : std::pow(10.0, std::atoi(t.c_str() + e + 1)));
+      ASSERT_LE(std::fabs(back - x), 0.5 * unit * (1 + 1e-6)) << x << " shown as " << t;
+      if (std::fabs(x) < 1 && e == std::string::npos) ASSERT_LE(std::fabs(back - x), 0.005 * (1 + 1e-6)) << x << " shown as " << t;
+    }
+  }
+}
+
+TEST(NumberText, TinyWeightsInNarrowCells) {
+  const float tiny = float(std::exp(-64.0));  // the saturated softmax's weight, 1.6 × 10⁻²⁸
+  EXPECT_EQ(text::num_fit(tiny, 7), "1.6e-28");
+  EXPECT_EQ(text::num_fit(tiny, 5), "2e-28");
+  EXPECT_EQ(text::num_fit(tiny, 4), "");  // nothing rather than "0.00"
+  EXPECT_EQ(text::num_fit(0.004f, 4), "4e-3");
+  EXPECT_EQ(text::num_fit(0.0127f, 4), "0.01");
+  EXPECT_EQ(text::num_fit(0.0f, 4), "0");
+  EXPECT_EQ(text::num_fit(0.3f, 3), "0.3");  // as the display writes it: it fits
+  EXPECT_EQ(text::num_fit(0.25f, 3), "");    // "0.3" would hide a second decimal that matters
+}
+
 // A typed answer's numbers: a point always, a comma between digits only for a Spanish reader;
 // what separates numbers (a comma and a space, a semicolon, ×, x, brackets) is skipped.
 TEST(NumberText, ReadNumbersTakesTheReadersDecimalMark) {

@@ -221,6 +221,36 @@ TEST(Practice, GroupedKvShapeHasTheKeyValueHeads) {
   }
 }
 
+// What scaling does to training: the gradient a(g − Σ aᵢgᵢ) reaching the top score, from the
+// question's own numbers; and the explanation's claim that the same row unscaled passes less to
+// q·k (its gradient through q·k/√d_k is the scaled row's divided by √d_k).
+TEST(Practice, ScoreGradientIsTheSoftmaxJacobianTimesG) {
+  const Screen screen(false);
+  std::vector<int> dks;
+  for (std::uint32_t seed = 0; seed < 12; ++seed) {
+    const practice::Question q = practice::make(practice::QuestionKind::score_gradient, screen.live(), seed, 1);
+    const std::vector<double> n = numbers_in(q.text);  // "d_k = D, are [s0, s1, s2] … dL/dA = [g0, g1, g2]"
+    const double dk = n.at(0);
+    const std::vector<double> s = {n.at(1), n.at(2), n.at(3)}, g = {n.at(4), n.at(5), n.at(6)};
+    const auto gradient_at_top = [&](const std::vector<double>& scores) {
+      const std::vector<double> a = softmax64(scores);
+      const std::size_t top = std::size_t(std::max_element(scores.begin(), scores.end()) - scores.begin());
+      double mean = 0;
+      for (std::size_t j = 0; j < 3; ++j) mean += a[j] * g[j];
+      return a[top] * (g[top] - mean);
+    };
+    const double want = gradient_at_top(s);
+    EXPECT_GT(std::fabs(want), 0.02) << "a question whose answer is not about zero: " << q.text;
+    expect_right_and_wrong(q, want + 0.009, want - 0.03);
+    std::vector<double> raw;
+    for (double x : s) raw.push_back(x * std::sqrt(dk));
+    EXPECT_GT(want / std::sqrt(dk), 2 * std::fabs(gradient_at_top(raw))) << "unscaled passes less to q·k: " << q.text;
+    dks.push_back(int(dk));
+  }
+  EXPECT_NE(std::count(dks.begin(), dks.end(), 16), 0);
+  EXPECT_NE(std::count(dks.begin(), dks.end(), 64), 0);
+}
+
 // A Spanish reader's decimal comma: "0,8044" is one number under lang=es (a point still reads),
 // and two in English, where the comma separates numbers.
 TEST(Practice, SpanishAnswersReadTheDecimalComma) {

@@ -48,7 +48,7 @@ namespace views {
 void sections(const lab::Lab& lab, const Memory& ui, std::initializer_list<Section> list) {
   for (const Section& section : list) {
     assert(lab::is_figure_part(lab.state().view, section.part));  // named in the one table of parts
-    if (ui.section.empty() || ui.section == section.part) section.draw();
+    if (ui.section.empty() ? !section.figure_only : ui.section == section.part) section.draw();
   }
 }
 
@@ -147,6 +147,7 @@ HeatmapHit map(Memory& ui, const lab::Lab& lab, const char* id, const MapSpec& s
   h.map = spec.diverging ? render::Colormap::diverging : render::Colormap::sequential;
   h.lo = spec.lo;
   h.hi = spec.hi;
+  h.bound = spec.bound;
   h.row_label = spec.rows;
   h.col_label = spec.cols;
   h.highlight_row = spec.highlight_row;

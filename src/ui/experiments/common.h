@@ -25,11 +25,12 @@ void train(const lab::Lab& lab, lab::State& next, Memory& ui);
 
 // [SECTION] shared pieces
 // A view's parts (lab::figure_parts, a figure's `figure=…`), each drawn by its function: all of
-// them, in this order, in the full lab and for a figure's `view` part; in a figure, only the
-// part being drawn (ui.section).
+// them (but those only for figures), in this order, in the full lab and for a figure's `view`
+// part; in a figure, only the part being drawn (ui.section).
 struct Section {
   const char* part;
   std::function<void()> draw;
+  bool figure_only = false;  // a figure's lighter choice of another part's content: not in the full view
 };
 void sections(const lab::Lab& lab, const Memory& ui, std::initializer_list<Section> list);
 void heading(const char* title);
@@ -74,6 +75,7 @@ struct MapSpec {
   const attn::Matrix* values = nullptr;
   bool diverging = false;      // ±max|x| around zero; otherwise lo … hi
   float lo = 0, hi = 1;
+  float bound = 0;             // a diverging map's fixed half-width; 0: ±max|x| (HeatmapSpec::bound)
   Labels rows, cols;
   int highlight_row = -1;
   float height = 0;            // room for the heatmap with its labels; 0: the rest of the card

@@ -2,6 +2,8 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <iterator>
+#include <string_view>
 
 #include "common.h"
 #include "explain.h"
@@ -11,6 +13,78 @@
 #include "theme.h"
 
 namespace ui::views {
+namespace {
+
+// The maps, in the order the backward pass computes them. Titles that are only a formula are
+// notation in every language (tr() returns them as they are).
+struct Stage {
+  const char* id;
+  const char* title;
+  const char* caption;
+  const attn::Matrix experiments::GradientsData::*values;
+  const char* cols;
+  // max|x| at multiplier 1: the colour scale kept (nullptr: the weights, 0 … 1)
+  float experiments::GradientsData::Largest::*at_one;
+};
+using Data = experiments::GradientsData;
+using Largest = Data::Largest;
+constexpr Stage kStages[] = {
+    {"A", N_("A: the weights"), N_("forward pass, for reference"), &Data::weights, "k", nullptr},
+    {"dO", "dO = C", N_("the loss's gradient at the output"), &Data::d_output, "d", &Largest::d_output},
+    {"dA", "dA = dO Vᵀ", N_("how the loss moves with each weight"), &Data::d_weights, "k", &Largest::d_weights},
+    {"dS", "dS = A ⊙ (dA − Σ dA ⊙ A)", N_("through the softmax Jacobian"), &Data::d_scores, "k", &Largest::d_scores},
+    {"dQ", N_("dQ = scale · dS K"), N_("rows: queries, columns: d_k"), &Data::d_q, "d", &Largest::d_q},
+    {"dK", N_("dK = scale · dSᵀ Q"), N_("rows: keys, columns: d_k"), &Data::d_k, "d", &Largest::d_k},
+    {"dV", "dV = Aᵀ dO", N_("rows: keys, columns: d_v"), &Data::d_v, "d", &Largest::d_v},
+    {"J", N_("Jacobian ∂a_i/∂s_j"), N_("of the selected row: diag(a) − a aᵀ"), &Data::jacobian, "s", &Largest::jacobian},
+};
+// `maps`: all of them; `backward`: the weights beside the gradients that saturation fades (dS,
+// dQ, dK) and those it does not (dA, dV), for a figure that fits a screen.
+constexpr const char* kAllMaps[] = {"A", "dO", "dA", "dS", "dQ", "dK", "dV", "J"};
+constexpr const char* kBackwardMaps[] = {"A", "dA", "dS", "dQ", "dK", "dV"};
+
+// The named maps in a grid of cards at least `min_width` wide, each about as tall as it is wide;
+// a phone's narrow cards lower, with their title only (and a rescaled map's note), so that the
+// figure with its controls stays one screen tall.
+template <std::size_t N>
+void maps(const lab::Lab& lab, lab::State& next, Memory& ui, const Data& d, const char* const (&ids)[N], float min_width) {
+  const float scale = ui_scale();
+  Grid grid(static_cast<int>(N), min_width);
+  const bool narrow = grid.width() < 200 * scale;
+  const float h = narrow ? grid.width() * 0.8f / scale : std::max(grid.width() * 1.05f, 150 * scale) / scale;
+  for (const char* id : ids) {
+    const Stage& st = *std::find_if(std::begin(kStages), std::end(kStages), [&](const Stage& s) { return std::string_view(s.id) == id; });
+    const attn::Matrix& values = d.*st.values;
+    grid.begin(st.id, card_height(h, narrow ? 1 : 2));
+    MapSpec spec;
+    spec.title = tr(st.title);
+    if (!narrow) spec.caption = tr(st.caption);
+    spec.values = &values;
+    spec.diverging = st.at_one != nullptr;
+    if (spec.diverging) {
+      // Every multiplier on multiplier 1's colour scale, so a fading gradient fades on screen;
+      // a map whose values outgrow it takes their range, and its caption says so.
+      const float at_one = d.at_one.*st.at_one, largest = values.cwiseAbs().maxCoeff();
+      spec.bound = std::max(at_one, largest);
+      if (largest > at_one) spec.caption += tr(" (colours rescaled)");
+    }
+    const bool key_rows = st.values == &Data::d_k || st.values == &Data::d_v;
+    const bool jacobian = st.values == &Data::jacobian;
+    spec.rows = indexed(key_rows ? "k" : jacobian ? "a" : "q");
+    spec.cols = indexed(st.cols);
+    spec.highlight_row = key_rows || jacobian ? -1 : d.selected_query;
+    const HeatmapHit hit = map(ui, lab, st.id, spec);
+    if (hit.clicked && !key_rows && !jacobian) next.row = hit.row;
+    if (hit.row >= 0) {
+      begin_readout();
+      ImGui::Text("%s[%d][%d] = %s", st.id, hit.row, hit.col, num(values(hit.row, hit.col)).c_str());
+      end_readout();
+    }
+    grid.end();
+  }
+}
+
+}  // namespace
 
 void gradients(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const experiments::GradientsData& d = *lab.experiment().get<experiments::GradientsData>();
@@ -37,48 +111,10 @@ void gradients(const lab::Lab& lab, lab::State& next, Memory& ui) {
              i18n::format(tr("scale = multiplier / √d_k = %s; n = %d, d_k = %d, d_v = %d, seed %u"),
                           num(d.scale).c_str(), d.n, d.dk, d.dv, d.seed);
          notice(problem.c_str());
+         notice(tr("Each gradient map keeps the colours it has at multiplier 1: what fades has shrunk."));
        }},
-      {"maps", [&] {
-         // The stages, in the order the backward pass computes them. Titles that are only a
-         // formula are notation in every language (tr() returns them as they are).
-         struct Stage {
-           const char* id;
-           const char* title;
-           const char* caption;
-           const attn::Matrix* values;
-           const char* cols;
-         };
-         const Stage stages[] = {
-             {"A", N_("A: the weights"), N_("forward pass, for reference"), &d.weights, "k"},
-             {"dO", "dO = C", N_("the loss's gradient at the output"), &d.d_output, "d"},
-             {"dA", "dA = dO Vᵀ", N_("how the loss moves with each weight"), &d.d_weights, "k"},
-             {"dS", "dS = A ⊙ (dA − Σ dA ⊙ A)", N_("through the softmax Jacobian"), &d.d_scores, "k"},
-             {"dQ", N_("dQ = scale · dS K"), N_("rows: queries, columns: d_k"), &d.d_q, "d"},
-             {"dK", N_("dK = scale · dSᵀ Q"), N_("rows: keys, columns: d_k"), &d.d_k, "d"},
-             {"dV", "dV = Aᵀ dO", N_("rows: keys, columns: d_v"), &d.d_v, "d"},
-             {"J", N_("Jacobian ∂a_i/∂s_j"), N_("of the selected row: diag(a) − a aᵀ"), &d.jacobian, "s"},
-         };
-         Grid grid(8, 250);
-         const float h = std::max(grid.width() * 1.05f, 230 * scale) / scale;
-         for (const Stage& st : stages) {
-           grid.begin(st.id, card_height(h, 2));
-           MapSpec spec;
-           spec.title = tr(st.title);
-           spec.caption = tr(st.caption);
-           spec.values = st.values;
-           spec.diverging = st.values != &d.weights;
-           const bool key_rows = st.values == &d.d_k || st.values == &d.d_v;
-           const bool jacobian = st.values == &d.jacobian;
-           spec.rows = indexed(key_rows ? "k" : jacobian ? "a" : "q");
-           spec.cols = indexed(st.cols);
-           spec.highlight_row = key_rows || jacobian ? -1 : d.selected_query;
-           const HeatmapHit hit = map(ui, lab, st.id, spec);
-           if (hit.clicked && !key_rows && !jacobian) next.row = hit.row;
-           if (hit.row >= 0)
-             ImGui::SetTooltip("%s[%d][%d] = %s", st.id, hit.row, hit.col, num((*st.values)(hit.row, hit.col)).c_str());
-           grid.end();
-         }
-       }},
+      {"maps", [&] { maps(lab, next, ui, d, kAllMaps, 250); }},
+      {"backward", [&] { maps(lab, next, ui, d, kBackwardMaps, 150); }, true},
       {"sweep", [&] {
          // The same problem as the multiplier grows (log axis).
          Grid sweep(2, 380);

@@ -51,8 +51,9 @@ void scaling(const lab::Lab& lab, lab::State& next, Memory& ui) {
          ImGui::PopTextWrapPos();
        }},
       {"histograms", [&] {
-         Grid hist(2, 380);
-         const float h1 = card_height(230, 2);
+         Grid hist(2, 300);
+         // Lower one under the other on a phone: the slider and both on one screen.
+         const float h1 = card_height(hist.width() < 380 * ui_scale() ? 150 : 230, 2);
          histogram_card(hist, "raw", tr("q·k before scaling"), d.raw,
                         i18n::format(tr("measured variance %s; the argument predicts d_k = %d"),
                                      num(float(d.variance_raw)).c_str(), d.dk),
@@ -62,8 +63,11 @@ void scaling(const lab::Lab& lab, lab::State& next, Memory& ui) {
                         "N(0, 1)", "q·k / √d_k", h1);
        }},
       {"weights", [&] {
-         // Query 0's weights under each scale: one peak, a spread, or a flat line.
-         Grid weights(3, 260);
+         // Query 0's weights under each scale: one peak, a spread, or a flat line. Three in a row
+         // even on a phone, so that the figure with its slider stays one screen tall; a narrow
+         // card says only the largest weight.
+         Grid weights(3, 100);
+         const bool narrow = weights.width() < 200 * ui_scale();
          std::vector<double> keys(d.scales[0].sample_weights.size());
          for (std::size_t j = 0; j < keys.size(); ++j) keys[j] = double(j);
          for (int m = 0; m < 3; ++m) {
@@ -72,9 +76,11 @@ void scaling(const lab::Lab& lab, lab::State& next, Memory& ui) {
            PlotSpec spec;
            spec.x_label = tr("key");
            spec.y_label = tr("weight");
-           plot_card(weights, s.name.c_str(), card_height(170, 2), tr(kScaleLabels[m]),
-                     i18n::format(tr("scale %s; query 0's largest weight %s"), num(s.scale).c_str(), num(top).c_str()),
-                     spec, {{tr("query 0's weights"), keys, doubles(s.sample_weights), PlotSeries::Style::bars, m}});
+           const std::string note =
+               narrow ? i18n::format(tr("largest weight %s"), num(top).c_str())
+                      : i18n::format(tr("scale %s; query 0's largest weight %s"), num(s.scale).c_str(), num(top).c_str());
+           plot_card(weights, s.name.c_str(), narrow ? card_height(130, 3) : card_height(170, 2), tr(kScaleLabels[m]), note, spec,
+                     {{tr("query 0's weights"), keys, doubles(s.sample_weights), PlotSeries::Style::bars, m}});
          }
        }},
       {"sweep", [&] {

@@ -68,10 +68,13 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
            spec.highlight_row = lab.state().query;
            const HeatmapHit hit = map(ui, lab, card.id, spec);
            if (hit.clicked) next.query = hit.row;
-           if (hit.row >= 0)
-             ImGui::SetTooltip(tr("q%d after tile %d: m = %s, max of this tile %s, rescale %s, l = %s"), hit.row, hit.col,
-                               num(w.running_max(hit.row, hit.col)).c_str(), num(w.tile_max(hit.row, hit.col)).c_str(),
-                               num(w.rescale(hit.row, hit.col)).c_str(), num(w.running_sum(hit.row, hit.col)).c_str());
+           if (hit.row >= 0) {
+             begin_readout();
+             ImGui::Text(tr("q%d after tile %d: m = %s, max of this tile %s, rescale %s, l = %s"), hit.row, hit.col,
+                         num(w.running_max(hit.row, hit.col)).c_str(), num(w.tile_max(hit.row, hit.col)).c_str(),
+                         num(w.rescale(hit.row, hit.col)).c_str(), num(w.running_sum(hit.row, hit.col)).c_str());
+             end_readout();
+           }
            grid.end();
          }
        }},

@@ -123,6 +123,15 @@ void play_controls(const lab::Lab& lab, lab::State& next, Memory& ui) {
     next.steps_per_frame = spf;
 }
 
+// The task: a new one starts from its own defaults.
+void task_combo(const lab::Lab& lab, lab::State& next, float w) {
+  std::vector<const char*> task_labels;
+  for (const train::TaskSpec& t : train::tasks()) task_labels.push_back(t.label);
+  int task = int(lab.state().train.task);
+  if (combo(tr("task"), &task, task_labels.data(), int(task_labels.size()), w))
+    next.train = train::defaults(train::tasks()[std::size_t(task)].task);
+}
+
 // The task, the model, the training and the compared run.
 void settings(const lab::Lab& lab, lab::State& next) {
   const lab::State& s = lab.state();
@@ -130,11 +139,7 @@ void settings(const lab::Lab& lab, lab::State& next) {
   section(tr("Task and model"));
   train::Config& c = next.train;
   const train::Config& now = s.train;
-  std::vector<const char*> task_labels;
-  for (const train::TaskSpec& t : train::tasks()) task_labels.push_back(t.label);
-  int task = int(now.task);
-  if (combo(tr("task"), &task, task_labels.data(), int(task_labels.size()), w))
-    c = train::defaults(train::tasks()[std::size_t(task)].task);
+  task_combo(lab, next, w);
   int v = now.layers;
   if (slider(tr("layers"), &v, 1, train::Limits::max_layers, w)) c.layers = v;
   v = now.heads;
@@ -272,29 +277,34 @@ void curves(const lab::Training& t, const std::string& this_run, const std::stri
   entropy.push_back({tr("uniform"), {0, steps}, {uniform_entropy(run.config()), uniform_entropy(run.config())},
                      PlotSeries::Style::dashed, 7});
 
-  Grid grid(4, 200);
-  // The title and up to three lines of note: Spanish notes wrap to three in a quarter width.
-  const float h = card_height(160, 4);
+  // Two by two on a phone, four in a row on a laptop's lesson column: the curves and the maps
+  // with the controls on one screen.
+  Grid grid(4, 150);
+  // The title and up to three lines of note: Spanish notes wrap to three in a quarter width. A
+  // phone's cards (two in a row) keep their titles only.
+  const bool narrow = grid.width() < 200 * ui_scale();
+  const float h = narrow ? card_height(115, 1) : card_height(160, 4);
+  const auto note = [narrow](const std::string& text) { return narrow ? std::string() : text; };
   PlotSpec spec;
   spec.x_label = tr("step");
   spec.x_min = 0;
   spec.log_y = true;
   spec.y_label = tr("loss");
-  plot_card(grid, "loss", h, tr("Loss"), tr("cross-entropy on each step's fresh batch"), spec, loss);
+  plot_card(grid, "loss", h, tr("Loss"), note(tr("cross-entropy on each step's fresh batch")), spec, loss);
   spec.log_y = false;
   spec.y_label = tr("accuracy");
   spec.y_min = 0;
   spec.y_max = 1;
   plot_card(grid, "accuracy", h, tr("Held-out accuracy"),
-            i18n::format(tr("%d sequences the model never trains on"), train::Run::kHeldOut), spec, accuracy);
+            note(i18n::format(tr("%d sequences the model never trains on"), train::Run::kHeldOut)), spec, accuracy);
   spec.y_label = "nats";
   spec.y_max = NAN;
-  plot_card(grid, "entropy", h, tr("Attention entropy"), tr("mean per head; 0 is one-hot, dashed is uniform"), spec,
+  plot_card(grid, "entropy", h, tr("Attention entropy"), note(tr("mean per head; 0 is one-hot, dashed is uniform")), spec,
             entropy);
   spec.log_y = true;
   spec.y_min = NAN;
   spec.y_label = tr("gradient norm");
-  plot_card(grid, "grad", h, tr("Q and K gradient"), tr("the norm reaching W_Q and W_K at each step"), spec, grad);
+  plot_card(grid, "grad", h, tr("Q and K gradient"), note(tr("the norm reaching W_Q and W_K at each step")), spec, grad);
 }
 
 void maps(const lab::Lab& lab, Memory& ui, const std::string& other_run) {
@@ -307,7 +317,7 @@ void maps(const lab::Lab& lab, Memory& ui, const std::string& other_run) {
   const Labels labels = [tokens](int i) { return token(tokens[std::size_t(i)]); };
   int count = 0;
   for (const train::Run* r : runs) count += int(r->maps().weights.size());
-  Grid grid(count, 190);
+  Grid grid(count, 150);  // the two runs' maps side by side on a phone
   const float scale = ui_scale();
   // Smaller cells in a phone's column, so that the first plot is on screen under the map.
   const float largest = (grid.width() < 420 * scale ? 16 : 22) * scale;
@@ -326,10 +336,13 @@ void maps(const lab::Lab& lab, Memory& ui, const std::string& other_run) {
       m.rows = m.cols = labels;
       m.version = t.version();
       const HeatmapHit hit = map(ui, lab, id.c_str(), m);
-      if (hit.row >= 0)
-        ImGui::SetTooltip(tr("query %d (%s) → key %d (%s): weight %s"), hit.row, token(tokens[std::size_t(hit.row)]).c_str(),
-                          hit.col, token(tokens[std::size_t(hit.col)]).c_str(),
-                          num(run.maps().weights[k](hit.row, hit.col)).c_str());
+      if (hit.row >= 0) {
+        begin_readout();
+        ImGui::Text(tr("query %d (%s) → key %d (%s): weight %s"), hit.row, token(tokens[std::size_t(hit.row)]).c_str(),
+                    hit.col, token(tokens[std::size_t(hit.col)]).c_str(),
+                    num(run.maps().weights[k](hit.row, hit.col)).c_str());
+        end_readout();
+      }
       grid.end();
     }
   }
@@ -429,11 +442,16 @@ void train(const lab::Lab& lab, lab::State& next, Memory& ui) {
                         ImGui::Spacing();
                       }};
   const Section controls_part{"controls", [&] { controls(lab, next, ui); }};
+  // A figure's lighter controls: what a reader uses while watching, and the task.
+  const Section play_part{"play", [&] {
+                            play_controls(lab, next, ui);
+                            task_combo(lab, next, field_w());
+                          }, true};
   const float scale = ui_scale();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // A figure (which sizes itself to its content, so has no height to fill): its parts in order.
   if (!ui.section.empty() || !s.figure.empty()) {
-    sections(lab, ui, {intro, controls_part, curves_part, example_part, maps_part});
+    sections(lab, ui, {intro, controls_part, play_part, curves_part, example_part, maps_part});
     return;
   }
   // A phone or an upright tablet: one column where Play, the status, the maps and the first

@@ -1,0 +1,149 @@
+// Figures that show what their text says (issue 34), read from the pixels on screen at 1280 × 800
+// with a mouse and at 390 × 844 with touch: the histogram of q·k widens on screen as d_k grows
+// (its axis stays, only the data change), the gradients dS, dQ and dK fade as the scale
+// multiplier saturates the rows while dA does not, a tap on a cell shows its value within the
+// screen, and a mouse's tooltip goes when the pointer leaves the figure.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { centre, findItem, findSteadyItem, frames, launchBrowser, layout, openLab, startServer, touchTap, until } from './harness.mjs';
+import { DEVICES, figureHeight, openLesson } from './lesson_frames.mjs';
+
+// The pixels of a rectangle of the page, as {width, height, data: [r, g, b, a, …]}.
+async function pixels(page, { x, y, w, h }) {
+  const clip = { x: Math.round(x), y: Math.round(y), width: Math.round(w), height: Math.round(h) };
+  const png = await page.screenshot({ clip });
+  return page.evaluate(async ([base64, width, height]) => {
+    const image = new Image();
+    image.src = 'data:image/png;base64,' + base64;
+    await image.decode();
+    const g = Object.assign(document.createElement('canvas'), { width: image.width, height: image.height }).getContext('2d');
+    g.drawImage(image, 0, 0);
+    return { width: image.width, height: image.height, data: [...g.getImageData(0, 0, image.width, image.height).data] };
+  }, [png.toString('base64'), clip.width, clip.height]);
+}
+
+// The share of a plot's width whose columns hold a bar of the first series (the plots' blue,
+// drawn translucent over the card): where the histogram has samples.
+function barExtent({ width, height, data }) {
+  let first = -1, last = -1;
+  for (let x = 0; x < width; x++) {
+    for (let y = 0; y < height; y++) {
+      const i = 4 * (y * width + x), [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+      if (b - r > 60 && b - g > 40) { if (first < 0) first = x; last = x; break; }
+    }
+  }
+  return first < 0 ? 0 : (last - first + 1) / width;
+}
+
+// How coloured a picture is: the mean chroma (largest channel minus smallest) of its pixels.
+// A diverging map's zero is a neutral colour; its ends are saturated blue and red.
+function chroma({ data }) {
+  let sum = 0;
+  for (let i = 0; i < data.length; i += 4) sum += Math.max(data[i], data[i + 1], data[i + 2]) - Math.min(data[i], data[i + 1], data[i + 2]);
+  return sum / (data.length / 4);
+}
+
+const server = await startServer();
+test.after(() => server.close());
+
+for (const [name, device] of Object.entries(DEVICES)) {
+  test(`the raw histogram of q·k widens on screen as d_k grows, on a ${name}`, async () => {
+    const { context, close } = await launchBrowser(device);
+    try {
+      const extents = [];
+      for (const dk of [1, 64, 512]) {
+        const { page, errors } = await openLab(context, server.url, `view=scaling&dk=${dk}&figure=histograms`);
+        const plots = (await layout(page)).filter(i => i.kind === 'plot').sort((a, b) => a.y - b.y || a.x - b.x);
+        assert.equal(plots.length, 2, 'the raw and the scaled histograms');
+        extents.push(barExtent(await pixels(page, plots[0])));
+        assert.deepEqual(errors, []);
+        await page.close();
+      }
+      // ±4σ of N(0, d_k) on an axis of ±4√512: about 4%, 35% and all of it.
+      assert.ok(extents[0] < 0.15, `d_k = 1 fills ${extents[0].toFixed(2)} of the axis`);
+      assert.ok(extents[1] > 2.5 * extents[0], `d_k = 64 (${extents[1].toFixed(2)}) is wider than d_k = 1 (${extents[0].toFixed(2)})`);
+      assert.ok(extents[2] > 1.8 * extents[1], `d_k = 512 (${extents[2].toFixed(2)}) is wider than d_k = 64 (${extents[1].toFixed(2)})`);
+    } finally {
+      await close();
+    }
+  });
+
+  test(`dS, dQ and dK fade on screen as the rows saturate, dA does not, on a ${name}`, async () => {
+    const { context, close } = await launchBrowser(device);
+    try {
+      const colour = {};
+      for (const mult of [1, 64]) {
+        const { page, errors } = await openLab(context, server.url, `view=gradients&mult=${mult}&figure=backward`);
+        // A card's map is labelled by its formula's left side ("dS"), the title written above it.
+        for (const [map, title] of [['dS', /^dS\b/], ['dQ', /^dQ\b/], ['dK', /^dK\b/], ['dA', /^dA\b/]]) {
+          const item = await findItem(page, { kind: 'heatmap', label: title });
+          (colour[map] ??= {})[mult] = chroma(await pixels(page, item));
+        }
+        assert.deepEqual(errors, []);
+        await page.close();
+      }
+      for (const map of ['dS', 'dQ', 'dK'])
+        assert.ok(colour[map][64] < 0.25 * colour[map][1], `${map}: chroma ${colour[map][1].toFixed(1)} at multiplier 1, ${colour[map][64].toFixed(1)} at 64`);
+      // dA = dO Vᵀ does not depend on the scale: the same colours.
+      assert.ok(colour.dA[64] > 0.8 * colour.dA[1], `dA: chroma ${colour.dA[1].toFixed(1)} at multiplier 1, ${colour.dA[64].toFixed(1)} at 64`);
+    } finally {
+      await close();
+    }
+  });
+}
+
+test('on a phone a tap on a cell shows its value within the screen, and it stays', async () => {
+  const { context, close } = await launchBrowser(DEVICES.phone);
+  try {
+    const { page, errors } = await openLab(context, server.url, 'preset=causal-3x2&step=softmax&query=2&figure=softmax');
+    const cdp = await context.newCDPSession(page);
+    const map = await findSteadyItem(page, { kind: 'heatmap', label: 'A = softmax(row)' });
+    // The last row's last column: the cell nearest the screen's right edge.
+    await touchTap(cdp, [map.x + map.w * 5 / 6, map.y + map.h * 5 / 6]);
+    const tip = await until(page, () => window.attentionLab.layout().find(i => i.kind === 'tooltip'));
+    const width = await page.evaluate(() => innerWidth);
+    assert.ok(tip.x >= 0 && tip.x + tip.w <= width, `the value's box spans ${tip.x.toFixed(0)} … ${(tip.x + tip.w).toFixed(0)} of ${width} px`);
+    await frames(page, 10);
+    assert.ok((await layout(page)).some(i => i.kind === 'tooltip'), 'the value stays after the finger lifts');
+    assert.equal((await page.evaluate(() => window.attentionLab.getState())).query, '2', 'the tapped row is the query');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('with a mouse, a cell\'s tooltip goes when the pointer leaves the figure', async () => {
+  const { context, close } = await launchBrowser(DEVICES.laptop);
+  try {
+    const page = await openLesson(context, server);
+    await figureHeight(page, 'fig-softmax');
+    const frame = await (await page.locator('#fig-softmax iframe').elementHandle()).contentFrame();
+    const map = await findSteadyItem(frame, { kind: 'heatmap', label: 'A = softmax(row)' });
+    const box = await page.locator('#fig-softmax iframe').boundingBox();
+    const [x, y] = centre(map);
+    await page.mouse.move(box.x + x, box.y + y, { steps: 4 });
+    await until(frame, () => window.attentionLab.layout().some(i => i.kind === 'tooltip'));
+    // Out of the figure's frame, onto the lesson's text beside it.
+    await page.mouse.move(box.x + x, box.y - 40, { steps: 4 });
+    await until(frame, () => !window.attentionLab.layout().some(i => i.kind === 'tooltip'), undefined, { timeout: 10000 });
+  } finally {
+    await close();
+  }
+});
+
+test('the lab\'s overview on a laptop: the five stages on one 1280 × 800 screen', async () => {
+  const { context, close } = await launchBrowser(DEVICES.laptop);
+  try {
+    const { page, errors } = await openLab(context, server.url, 'preset=causal-3x2&step=scores');
+    const titles = ['S = QKᵀ', 'S · scale', '+ mask', 'A = softmax(row)', 'O = A·V'];
+    const height = await page.evaluate(() => innerHeight);
+    for (const title of titles) {
+      const map = await findSteadyItem(page, { kind: 'heatmap', label: title });
+      assert.ok(map.y >= 0 && map.y + map.h <= height, `${title}'s matrix spans ${map.y.toFixed(0)} … ${(map.y + map.h).toFixed(0)} of ${height} px`);
+      assert.ok(map.h >= 90, `${title}'s matrix is ${map.h.toFixed(0)} px tall`);
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
