@@ -242,6 +242,7 @@ void carry_out_requests(App& app, lab::State next) {
   if (app.ui.measure_again_requested) app.lab.measure_again();
   app.ui.measure_again_requested = false;
   answer_practice(app);
+  fetch_model_if_wanted(app);
   app.lab.measure(kTrainBudgetMs);
   if (app.lab.experiment().version() != measured) wake();
   tools::after_frame();
