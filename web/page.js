@@ -164,6 +164,27 @@
     labNotes(notes) {
       document.getElementById('notes').textContent = notes.join('\n');
     },
+    // view=model opened: the language model's weights and report (docs/model.md), fetched
+    // now and not with the page, so the lab's first frame never waits for them.
+    async labFetchModel() {
+      const get = async (name, as) => {
+        const response = await fetch(name);
+        if (!response.ok) throw new Error(name + ': ' + response.status + ' ' + response.statusText);
+        return response[as]();
+      };
+      let bytes = new Uint8Array(0), report = '', error = '';
+      try {
+        [bytes, report] = await Promise.all([
+          get('model/tiny-lm.bin', 'arrayBuffer').then(b => new Uint8Array(b)),
+          get('model/report.json', 'text').catch(() => ''),  // without it the heads go unlabelled
+        ]);
+      } catch (e) {
+        error = e.message.startsWith('model/') ? e.message : 'model/tiny-lm.bin: ' + e.message;
+      }
+      const ptr = bytes.length ? Module._malloc(bytes.length) : 0;
+      if (ptr) Module.HEAPU8.set(bytes, ptr);
+      call('lab_model', ptr, bytes.length, report, error);
+    },
     onAbort(what) { fail('Attention Lab stopped: ' + what); rejectReady(new Error(String(what))); },
   };
   window.attentionLabTools(Module, api, call);
