@@ -76,7 +76,7 @@ void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
       render::Heatmap& map = ui.model_maps[i];
       map.set_values(r.analysis.maps[std::size_t(i)].data(), n, n, mv.version());
       const ImVec2 at = ImGui::GetCursorScreenPos();
-      input::next_item(input::ItemKind::heatmap, tr("head ") + name);
+      input::next_item(input::ItemKind::heatmap, i18n::format(tr("head %s"), name.c_str()));
       if (ImGui::InvisibleButton("map", ImVec2(side, side))) ui.model_head = ui.model_head == i ? -1 : i;
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::format(tr("Open head %s"), name.c_str()).c_str());
       const unsigned image = map.paint(int(side), int(side), {0, 0, float(n), float(n)}, look);
@@ -90,7 +90,7 @@ void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
         draw->AddRect(ImVec2(at.x - 1, at.y - 1), ImVec2(at.x + side + 1, at.y + side + 1),
                       ImGui::ColorConvertFloat4ToU32(p.accent), 0, 0, 2 * scale);
       bool on = !off;
-      input::next_item(input::ItemKind::checkbox, tr("on ") + name);
+      input::next_item(input::ItemKind::checkbox, i18n::format(tr("on %s"), name.c_str()));
       if (ImGui::Checkbox(tr("on"), &on)) toggle(next, layer, head);
       ImGui::SameLine();
       ImGui::TextColored(p.muted_text, "%s", i18n::format(tr("matters %s"), nats(r.matters[std::size_t(i)]).c_str()).c_str());
@@ -115,8 +115,7 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   if (!mv.report().empty()) {
     const lab::ModelView::HeadReport& h = mv.report()[std::size_t(ui.model_head)];
     notice(i18n::format(tr("Measured on the probe text (docs/model.md): previous-token score %s on held-out text; "
-                           "induction score %s on random strings typed twice, %s on sentences typed twice. A head "
-                           "that spreads evenly scores about 0.03 and 0.02."),
+                           "induction score %s on random strings typed twice, %s on sentences typed twice."),
                         text::fixed(h.previous_token, 2).c_str(), text::fixed(h.induction_random, 2).c_str(),
                         text::fixed(h.induction_sentences, 2).c_str())
                .c_str());
