@@ -83,6 +83,16 @@ class ModelView {
   };
   std::vector<Prediction> top(int position, int count) const;
 
+  // "Open in the walkthrough": head `head` (layer × heads + head) on the text read, as
+  // load_request() takes it (src/model/load.h): the request of docs/contract.md with the head's
+  // own Q, K and V (its projections of the residual stream, lm::head_inputs), causal, at the
+  // model's scale 1/√d_k; and the options naming it and labelling its rows by the characters.
+  // Empty strings when there is nothing computed.
+  struct Request {
+    std::string request, options;
+  };
+  Request walkthrough_request(int head) const;
+
  private:
   void compute(const State& s);
 

@@ -1,6 +1,6 @@
 // view=model in the page (issue 35): the page's forward pass against the native one
 // (attention-train-model dump, on the same weights, text and ablation); a person types a text,
-// repeats it, opens a head and switches it off, with a mouse at 1280 × 800 and with a finger on
+// repeats it, opens a head, switches it off and opens it in the walkthrough, with a mouse at 1280 × 800 and with a finger on
 // a phone (390 × 844); and weights that fail to load leave the rest of the lab working.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -98,9 +98,19 @@ async function typeRepeatOpenAblate(page, { tap, reach, name }) {
   assert.ok(copy(off) > copy(repeated) * 1.5, `the copy's loss ${copy(repeated)} → ${copy(off)}`);
   await frames(page, 3);
   await page.screenshot({ path: path.join(shots, `e2e-model-${name}-ablated.png`) });
+  // Through the five stages: the walkthrough's weights from the head's own Q, K, V are its map.
+  await tap(await reach({ label: 'Open in the walkthrough', kind: 'button' }));
+  await until(page, () => window.attentionLab.getState().view === 'walkthrough');
+  const weights = await page.evaluate(() => window.attentionLab.trace().weights);
+  const map = off.maps[induction.layer][induction.head];
+  assert.equal(weights.length, map.length);
+  const worst = Math.max(...map.flatMap((row, i) => row.map((w, j) => Math.abs(w - weights[i][j]))));
+  assert.ok(worst < 1e-5, `the walkthrough's weights differ from the head's map by ${worst}`);
+  await frames(page, 3);
+  await page.screenshot({ path: path.join(shots, `e2e-model-${name}-walkthrough.png`) });
 }
 
-test('with a mouse at 1280 × 800: type a text, repeat it, open a head, switch it off', async (t) => {
+test('with a mouse at 1280 × 800: type a text, repeat it, open a head, switch it off, follow it in the walkthrough', async (t) => {
   const server = await startServer();
   const { context, close } = await launchBrowser();
   t.after(async () => { await close(); await server.close(); });
@@ -121,7 +131,7 @@ test('with a mouse at 1280 × 800: type a text, repeat it, open a head, switch i
   assert.deepEqual(errors, []);
 });
 
-test('with a finger on a phone (390 × 844): type a text, repeat it, open a head, switch it off', async (t) => {
+test('with a finger on a phone (390 × 844): type a text, repeat it, open a head, switch it off, follow it in the walkthrough', async (t) => {
   const server = await startServer();
   const { context, close } = await launchBrowser({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2,
                                                    hasTouch: true, isMobile: true });

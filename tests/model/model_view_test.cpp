@@ -4,12 +4,14 @@
 // and a missing or truncated weight file.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "load.h"
 #include "model_view.h"
 #include "weights_file.h"
 
@@ -119,6 +121,39 @@ TEST(ModelView, TheJsonHasTheDocumentedShape) {
   EXPECT_EQ(j.at("scores")[6].at("induction"), r.at("heads")[6].at("induction_random"));
   // "abc" + " " + "abc": a text typed twice, period 4.
   EXPECT_EQ(j.at("period"), 4);
+}
+
+// "Open in the walkthrough": the state it opens holds the head's own Q and K, whose causal
+// softmax(Q Kᵀ / √d_k), computed here in float64, is the head's map in the model (a layer-1
+// head, with a layer-0 head switched off before it).
+TEST(ModelView, AHeadInTheWalkthroughHasItsOwnMap) {
+  const std::string text = "A small dog chased the red ball.";
+  const lab::ModelView mv = delivered(model_state(text, {{0, 1}}));
+  const int head = mv.model()->config.heads + 2;  // 1.2
+  const lab::ModelView::Request r = mv.walkthrough_request(head);
+  const lab::Loaded loaded = lab::load_request(r.request, r.options, model_state(text));
+  ASSERT_EQ(loaded.error, "");
+  const lab::State& s = loaded.state;
+  EXPECT_EQ(s.view, lab::View::walkthrough);
+  EXPECT_EQ(s.causal, attn::Causal::top_left);
+  EXPECT_EQ(s.query_tokens, mv.result().tokens);
+  const int n = s.nq, d = s.dk;
+  const attn::Matrix& expected = mv.result().analysis.maps[std::size_t(head)];
+  ASSERT_EQ(n, int(expected.rows()));
+  for (int i = 0; i < n; ++i) {
+    std::vector<double> e(std::size_t(i + 1));
+    double top = -1e300, sum = 0;
+    for (int j = 0; j <= i; ++j) {
+      double dot = 0;
+      for (int c = 0; c < d; ++c) dot += double(s.q[std::size_t(i * d + c)]) * double(s.k[std::size_t(j * d + c)]);
+      e[std::size_t(j)] = dot / std::sqrt(double(d));
+      top = std::max(top, e[std::size_t(j)]);
+    }
+    for (double& x : e) sum += (x = std::exp(x - top));
+    for (int j = 0; j <= i; ++j) EXPECT_NEAR(e[std::size_t(j)] / sum, expected(i, j), 2e-5) << i << "," << j;
+  }
+  // The ablation before it changes what the head reads.
+  EXPECT_NE(delivered(model_state(text)).walkthrough_request(head).request, r.request);
 }
 
 TEST(ModelView, ATextPastTheContextIsReadUpToIt) {

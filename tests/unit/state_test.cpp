@@ -463,7 +463,7 @@ TEST(StateTrain, EveryViewIsListedOnce) {
   }
   const auto bad = lab::parse_fragment("view=nope", defaults());
   ASSERT_EQ(bad.notes.size(), 1u);
-  EXPECT_NE(bad.notes[0].find("cost or train"), std::string::npos) << bad.notes[0];
+  EXPECT_NE(bad.notes[0].find("train or model"), std::string::npos) << bad.notes[0];
 }
 
 }  // namespace

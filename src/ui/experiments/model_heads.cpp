@@ -8,6 +8,7 @@
 #include <string>
 
 #include "i18n.h"
+#include "load.h"
 #include "model_parts.h"
 #include "number_text.h"
 #include "theme.h"
@@ -131,6 +132,14 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   ImGui::SameLine();
   if (ImGui::Button(switched_off(lab.state(), layer, head) ? tr("Switch it on") : tr("Switch it off")))
     toggle(next, layer, head);
+  ImGui::SameLine();
+  // Its own Q, K and V on this text, through the five stages (Undo comes back here).
+  if (ImGui::Button(tr("Open in the walkthrough"))) {
+    const lab::ModelView::Request request = mv.walkthrough_request(ui.model_head);
+    lab::Loaded loaded = lab::load_request(request.request, request.options, lab.state());
+    if (loaded.error.empty()) next = std::move(loaded.state);
+    else ui.notes.push_back(loaded.error);
+  }
   const bool chosen = ui.model_position >= 0 && ui.model_position < n;
   if (chosen) {
     ImGui::TextUnformatted(
