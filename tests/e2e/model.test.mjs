@@ -70,13 +70,13 @@ test('a missing or truncated weight file is said in the view, and the rest of th
   }
 });
 
-// A person's steps, with `tap` a click or a finger's tap and `reach` bringing a control into view.
-async function typeRepeatOpenAblate(page, { tap, reach, name }) {
+// A person's steps, with `tap` a click or a finger's tap, `reach` bringing a control into view and
+// `type` replacing the text by a keyboard's keys or the on-screen keyboard's text.
+async function typeRepeatOpenAblate(page, { tap, reach, type, name }) {
   await numbers(page);
   await tap(await reach({ label: 'Your text', kind: 'text' }));
-  await until(page, () => true);
-  await press(page, 'Control+a');
-  await page.keyboard.insertText('abc abd abe');
+  await frames(page, 3);
+  await type('abc abd abe');
   await until(page, () => window.attentionLab.getState().text === 'abc abd abe');
   await press(page, 'Escape');
   await tap(await reach({ label: 'Repeat my text', kind: 'button' }));
@@ -127,7 +127,11 @@ test('with a mouse at 1280 × 800: type a text, repeat it, open a head, switch i
     }
     return item;
   };
-  await typeRepeatOpenAblate(page, { tap: (item) => click(page, centre(item)), reach, name: 'laptop' });
+  await typeRepeatOpenAblate(page, { tap: (item) => click(page, centre(item)), reach, name: 'laptop',
+                                     type: async (text) => {
+    await press(page, 'Control+a');  // the text there, replaced
+    await page.keyboard.type(text, { delay: 30 });
+  } });
   assert.deepEqual(errors, []);
 });
 
@@ -153,6 +157,10 @@ test('with a finger on a phone (390 × 844): type a text, repeat it, open a head
     }
     return findItem(page, query, { timeout: 500 });
   };
-  await typeRepeatOpenAblate(page, { tap: (item) => touchTap(cdp, centre(item)), reach, name: 'phone' });
+  await typeRepeatOpenAblate(page, { tap: (item) => touchTap(cdp, centre(item)), reach, name: 'phone', type: async (text) => {
+    await until(page, () => document.activeElement?.tagName === 'INPUT');  // the on-screen keyboard's field
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText(text);
+  } });
   assert.deepEqual(errors, []);
 });

@@ -67,9 +67,9 @@ void text_box(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::State& s = lab.state();
   const lab::ModelView& mv = lab.model();
   std::string edit = s.text;
-  input::next_item(input::ItemKind::text, tr("Your text"));
   ImGui::TextUnformatted(tr("Your text"));
   const float height = ImGui::GetTextLineHeight() * 3 + ImGui::GetStyle().FramePadding.y * 2;
+  input::next_item(input::ItemKind::text, tr("Your text"));
   if (ImGui::InputTextMultiline("##model text", edit.data(), edit.capacity() + 1, ImVec2(-1, height),
                                 ImGuiInputTextFlags_CallbackResize, resize_string, &edit)) {
     next.text = edit;
