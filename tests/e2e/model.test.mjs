@@ -76,12 +76,12 @@ async function typeRepeatOpenAblate(page, { tap, reach, type, name }) {
   await numbers(page);
   await tap(await reach({ label: 'Your text', kind: 'text' }));
   await frames(page, 3);
-  await type('abc abd abe');
-  await until(page, () => window.attentionLab.getState().text === 'abc abd abe');
-  await press(page, 'Escape');
+  // Letters that do not repeat: on the copy only induction finds what comes next.
+  await type('gqzvmkw');
+  await until(page, () => window.attentionLab.getState().text === 'gqzvmkw');
   await tap(await reach({ label: 'Repeat my text', kind: 'button' }));
-  const repeated = await numbers(page, 'abc abd abe abc abd abe');
-  assert.equal(repeated.period, 12);
+  const repeated = await numbers(page, 'gqzvmkw gqzvmkw');
+  assert.equal(repeated.period, 8);
   // The induction head (labelled so by the report) looks, from the copy, at what came after.
   const induction = repeated.scores.find(s => /induction/.test(s.label));
   assert.ok(induction.induction_here > 0.3, JSON.stringify(induction));
@@ -94,7 +94,7 @@ async function typeRepeatOpenAblate(page, { tap, reach, type, name }) {
   await until(page, () => window.attentionLab.getState().ablate !== '');
   const off = await numbers(page);
   assert.deepEqual(off.ablate, [[induction.layer, induction.head]]);
-  const copy = (e) => e.loss.slice(12, 22).reduce((a, b) => a + b, 0);
+  const copy = (e) => e.loss.slice(8, 14).reduce((a, b) => a + b, 0);  // predicting the copy's 2nd to 7th
   assert.ok(copy(off) > copy(repeated) * 1.5, `the copy's loss ${copy(repeated)} → ${copy(off)}`);
   await frames(page, 3);
   await page.screenshot({ path: path.join(shots, `e2e-model-${name}-ablated.png`) });
@@ -117,15 +117,18 @@ test('with a mouse at 1280 × 800: type a text, repeat it, open a head, switch i
   const { page, errors } = await openLab(context, server.url, 'view=model');
   await numbers(page);
   await page.screenshot({ path: path.join(shots, 'e2e-model-laptop.png') });
+  // The wheel brings what is below into view (an item scrolled out of the panel is not drawn).
   const reach = async (query) => {
-    const item = await findItem(page, query);
-    if (item.y + item.h > 780) {
+    for (let i = 0; i < 12; i++) {
+      try {
+        const item = await findItem(page, query, { timeout: 500 });
+        if (item.y + item.h < 780) return item;
+      } catch { /* not drawn yet: below */ }
       await page.mouse.move(640, 400);
-      await page.mouse.wheel(0, item.y - 300);
+      await page.mouse.wheel(0, 300);
       await frames(page, 6);
-      return findItem(page, query);
     }
-    return item;
+    return findItem(page, query, { timeout: 500 });
   };
   await typeRepeatOpenAblate(page, { tap: (item) => click(page, centre(item)), reach, name: 'laptop',
                                      type: async (text) => {
@@ -140,7 +143,8 @@ test('with a finger on a phone (390 × 844): type a text, repeat it, open a head
   const { context, close } = await launchBrowser({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2,
                                                    hasTouch: true, isMobile: true });
   t.after(async () => { await close(); await server.close(); });
-  const { page, errors } = await openLab(context, server.url, 'view=model');
+  // An empty text to type into (the on-screen keyboard's field adds to what is there).
+  const { page, errors } = await openLab(context, server.url, 'view=model&text=');
   const cdp = await context.newCDPSession(page);
   await numbers(page);
   await page.screenshot({ path: path.join(shots, 'e2e-model-phone.png') });
@@ -159,7 +163,6 @@ test('with a finger on a phone (390 × 844): type a text, repeat it, open a head
   };
   await typeRepeatOpenAblate(page, { tap: (item) => touchTap(cdp, centre(item)), reach, name: 'phone', type: async (text) => {
     await until(page, () => document.activeElement?.tagName === 'INPUT');  // the on-screen keyboard's field
-    await page.keyboard.press('Control+A');
     await page.keyboard.insertText(text);
   } });
   assert.deepEqual(errors, []);
