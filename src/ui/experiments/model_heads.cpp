@@ -53,9 +53,10 @@ void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
             "loss, the predictions and the other maps follow. \"Matters\" is the mean loss on your text with that "
             "head switched the other way, minus as it is."));
   const float scale = ImGui::GetFontSize() / 16.0f, gap = ImGui::GetStyle().ItemSpacing.x;
-  // A layer's heads on a row when they fit at 64 px or more, else two a row.
+  // As many of a layer's heads on a row as keep each 120 px wide or more (its label, switch and
+  // numbers under the map): all of them on a laptop, two on a phone.
   const float avail = ImGui::GetContentRegionAvail().x;
-  const int per_row = (avail - gap * float(c.heads - 1)) / float(c.heads) >= 64 * scale ? c.heads : std::min(2, c.heads);
+  const int per_row = std::clamp(int((avail + gap) / (120 * scale + gap)), 1, c.heads);
   const float side = std::floor(std::min(180 * scale, (avail - gap * float(per_row - 1)) / float(per_row)));
   const render::HeatmapLook look = heatmap_look(HeatmapSpec{});
   const Palette& p = palette();
@@ -93,7 +94,6 @@ void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
       bool on = !off;
       input::next_item(input::ItemKind::checkbox, i18n::format(tr("on %s"), name.c_str()));
       if (ImGui::Checkbox(tr("on"), &on)) toggle(next, layer, head);
-      ImGui::SameLine();
       ImGui::TextColored(p.muted_text, "%s", i18n::format(tr("matters %s"), nats(r.matters[std::size_t(i)]).c_str()).c_str());
       if (chosen) ImGui::TextColored(p.muted_text, "%s", top_key(r.analysis.maps[std::size_t(i)], ui.model_position, r.tokens).c_str());
       ImGui::PopID();
