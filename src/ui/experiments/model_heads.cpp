@@ -132,9 +132,10 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   ImGui::SameLine();
   if (ImGui::Button(switched_off(lab.state(), layer, head) ? tr("Switch it on") : tr("Switch it off")))
     toggle(next, layer, head);
-  ImGui::SameLine();
   // Its own Q, K and V on this text, through the five stages (Undo comes back here).
-  if (ImGui::Button(tr("Open in the walkthrough"))) {
+  const char* open = tr("Open in the walkthrough");
+  beside_if_room(ImGui::CalcTextSize(open).x + 2 * ImGui::GetStyle().FramePadding.x, "");
+  if (ImGui::Button(open)) {
     const lab::ModelView::Request request = mv.walkthrough_request(ui.model_head);
     lab::Loaded loaded = lab::load_request(request.request, request.options, lab.state());
     if (loaded.error.empty()) next = std::move(loaded.state);
