@@ -104,6 +104,28 @@
     if (typeof text === 'string') call('lab_set_state_json', text, 1);
   });
 
+  // The model's weight file and report, handed to the app (lab_model): the bytes copied into
+  // its heap, the report's text ('' without it: the heads go unlabelled), or why not.
+  async function fetchModel() {
+    const get = async (name, as) => {
+      const response = await fetch(name);
+      if (!response.ok) throw new Error(name + ': ' + response.status + ' ' + response.statusText);
+      return response[as]();
+    };
+    let bytes = new Uint8Array(0), report = '', error = '';
+    try {
+      [bytes, report] = await Promise.all([
+        get('model/tiny-lm.bin', 'arrayBuffer').then(b => new Uint8Array(b)),
+        get('model/report.json', 'text').catch(() => ''),
+      ]);
+    } catch (e) {
+      error = e.message.startsWith('model/') ? e.message : 'model/tiny-lm.bin: ' + e.message;
+    }
+    const ptr = bytes.length ? Module._malloc(bytes.length) : 0;
+    if (ptr) Module.HEAPU8.set(bytes, ptr);
+    call('lab_model', ptr, bytes.length, report, error);
+  }
+
   // [hooks] what the app calls in the page (src/app/page_bridge.h).
   window.Module = {
     canvas: document.getElementById('canvas'),
@@ -174,6 +196,9 @@
     labNotes(notes) {
       document.getElementById('notes').textContent = notes.join('\n');
     },
+    // view=model opened: the language model's weights and report (docs/model.md), fetched
+    // now and not with the page, so the lab's first frame never waits for them.
+    labFetchModel() { fetchModel(); },
     onAbort(what) { fail('Attention Lab stopped: ' + what); rejectReady(new Error(String(what))); },
   };
   window.attentionLabTools(Module, api, call);

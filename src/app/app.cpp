@@ -103,6 +103,19 @@ std::string state_object(const lab::State& state) {
   return object.dump();
 }
 
+// [SECTION] view=model's weights
+void fetch_model_if_wanted(App& app) {
+  if (!app.lab.model().wanted(app.lab.state())) return;
+  app.lab.model_loading();
+  page::fetch_model();
+  wake();  // "Loading…", or on the desktop the model, at once
+}
+
+void model_arrived(App& app, const std::string& weights, const std::string& report, const std::string& error) {
+  app.lab.model_delivered(weights, report, error);
+  wake();
+}
+
 // [SECTION] practice
 practice::Verdict check_answer(App& app, const std::string& value) {
   const bool was_answered = app.lab.practice().answered();

@@ -86,6 +86,13 @@ void show_link_notes(App& app);
 // The reader's system language, for lang=auto (read once).
 const std::string& system_language();
 
+// [SECTION] view=model's weights
+// Asks the platform for the language model's weights when view=model first opens
+// (page::fetch_model); they arrive through model_arrived(): the weight file's bytes and the
+// report's text, or the sentence saying why there are none.
+void fetch_model_if_wanted(App& app);
+void model_arrived(App& app, const std::string& weights, const std::string& report, const std::string& error);
+
 // [SECTION] practice
 // Checks an answer (JSON text) to the practice question, from the panel or attentionLab.answer():
 // the panel shows the verdict, or why the answer could not be read. The first answer scored

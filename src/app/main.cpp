@@ -255,6 +255,8 @@ void carry_out_frame(App& app, ui::Frame drawn) {
   change_state(app, std::move(drawn.next), ImGui::IsAnyItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Left));
   for (const ui::Request& request : drawn.requests) carry_out(app, request);
   publish_change(app);
+  // view=model: its weights fetched the first time the view is on screen.
+  fetch_model_if_wanted(app);
   tools::after_frame();
 }
 

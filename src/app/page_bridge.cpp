@@ -71,6 +71,10 @@ void content_height(double css_pixels) {
   EM_ASM({ if (Module.labContentHeight) Module.labContentHeight($0); }, css_pixels);
 }
 
+void fetch_model() {
+  EM_ASM({ if (Module.labFetchModel) Module.labFetchModel(); });
+}
+
 // [SECTION] what the app reads from the page
 bool hidden() { return EM_ASM_INT({ return Module.labHidden ? 1 : 0; }) != 0; }
 

@@ -8,6 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include <sstream>
+
+#include "app.h"
 #include "i18n.h"
 #include "page_bridge.h"
 
@@ -22,6 +25,21 @@ void asked(const std::string&) {}
 void language_changed(const char*) {}
 void figure_height(double) {}
 void content_height(double) {}
+
+// The site's folder is the source tree's web/ (ATTN_SITE_DIR), where the weights are committed.
+void fetch_model() {
+  const auto read = [](const char* name, std::string& bytes) {
+    std::ifstream in(std::filesystem::path(ATTN_SITE_DIR) / name, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    bytes = s.str();
+    return bool(in);
+  };
+  std::string weights, report, error;
+  if (!read("model/tiny-lm.bin", weights)) error = "model/tiny-lm.bin: cannot read the file";
+  read("model/report.json", report);  // without it the heads go unlabelled (ModelView says so)
+  model_arrived(*g_app, weights, report, error);
+}
 
 // [SECTION] what the app reads: the environment
 bool hidden() { return false; }

@@ -32,7 +32,10 @@ double Analysis::mean_loss() const {
   return loss.empty() ? 0.0 : sum / double(loss.size());
 }
 
-Analysis analyse(const LanguageModel& m, const std::vector<int>& tokens, const train::HeadMask& ablated) {
+namespace {
+
+// The recorded forward pass on one text, its context cut to the text's length.
+train::Forward forward(const LanguageModel& m, const std::vector<int>& tokens, const train::HeadMask& ablated) {
   const int n = int(tokens.size());
   if (n < 1 || n > m.context())
     throw std::invalid_argument("text: expected 1 to " + std::to_string(m.context()) + " characters, got " +
@@ -47,7 +50,15 @@ Analysis analyse(const LanguageModel& m, const std::vector<int>& tokens, const t
   b.seq = n;
   b.tokens = tokens;
   b.targets.assign(n, -1);
-  const train::Forward f = train::Transformer(c).forward(m.params, b, true, ablated);
+  return train::Transformer(c).forward(m.params, b, true, ablated);
+}
+
+}  // namespace
+
+Analysis analyse(const LanguageModel& m, const std::vector<int>& tokens, const train::HeadMask& ablated) {
+  const int n = int(tokens.size());
+  const train::Forward f = forward(m, tokens, ablated);
+  const train::Config& c = m.config;
 
   Analysis a;
   a.tokens = tokens;
@@ -63,6 +74,19 @@ Analysis analyse(const LanguageModel& m, const std::vector<int>& tokens, const t
     if (i + 1 < n) a.loss.push_back(std::log(sum) - (double(a.logits(i, tokens[i + 1])) - top));
   }
   return a;
+}
+
+HeadInputs head_inputs(const LanguageModel& m, const std::vector<int>& tokens, int layer, int head,
+                       const train::HeadMask& ablated) {
+  head_mask(m, {{layer, head}});  // throws on a head the model does not have
+  const train::Forward f = forward(m, tokens, ablated);
+  const int n = int(tokens.size()), d = m.config.d_k;
+  const train::Forward::LayerState& l = f.layers[std::size_t(layer)];
+  // The kernel's layout (batch 1, heads, n, d_k): head `head`'s n × d_k block.
+  const auto block = [&](const std::vector<float>& all) {
+    return Matrix(Eigen::Map<const Matrix>(all.data() + std::size_t(head) * n * d, n, d));
+  };
+  return {block(l.q), block(l.k), block(l.v)};
 }
 
 train::HeadMask head_mask(const LanguageModel& m, const std::vector<std::pair<int, int>>& heads) {

@@ -41,6 +41,17 @@ struct Analysis {
 // token is outside the vocabulary.
 Analysis analyse(const LanguageModel& m, const std::vector<int>& tokens, const train::HeadMask& ablated = {});
 
+// One head's queries, keys and values on a text (n × d_k each, row i the character i's): its
+// projections of the residual stream entering its layer, the positions added to the queries'
+// and keys' input, as analyse() computes them (with the same heads switched off). Its map is
+// softmax(q kᵀ / √d_k) under the causal mask. Throws as analyse() does, and on a head the
+// model does not have.
+struct HeadInputs {
+  Matrix q, k, v;
+};
+HeadInputs head_inputs(const LanguageModel& m, const std::vector<int>& tokens, int layer, int head,
+                       const train::HeadMask& ablated = {});
+
 // The mask switching off the heads listed as (layer, head).
 train::HeadMask head_mask(const LanguageModel& m, const std::vector<std::pair<int, int>>& heads);
 

@@ -22,7 +22,7 @@ using experiments::ExperimentData;
 
 // The model's row of the registry of views (choices.h): how each view's data is computed.
 // nullptr: a view without experiment data (the walkthrough's two; view=train's runs are
-// Training's). A view missing here, or out of order, does not build.
+// Training's, view=model's numbers ModelView's). A view missing here, or out of order, does not build.
 struct Computation {
   View view;
   ExperimentData (*compute)(const State&);
@@ -47,6 +47,7 @@ constexpr Computation kComputations[] = {
      }},
     {View::cost, [](const State&) -> ExperimentData { return experiments::cost_plan(); }},
     {View::train, nullptr},
+    {View::model, nullptr},  // ModelView's, from the weights the page fetches
 };
 static_assert(in_view_order(kComputations));
 

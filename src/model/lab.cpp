@@ -25,6 +25,7 @@ Lab::Lab(State state) : state_(std::move(state)) {
   recompute();
   experiment_.update(state_);
   if (state_.view == View::train) training_.update(state_);
+  if (state_.view == View::model) model_.update(state_);
 }
 
 void Lab::set_state(State state) {
@@ -39,6 +40,7 @@ void Lab::set_state(State state) {
   // Built on first use: the other views never pay for a model.
   if (state_.view == View::train) training_.update(state_);
   if (play_pressed) training_.resume();  // a run that stopped itself trains on
+  if (state_.view == View::model) model_.update(state_);
 }
 
 void Lab::practice_next() {
@@ -81,6 +83,7 @@ std::string Lab::practice_question_json() {
 }
 
 std::string Lab::experiment_json() const {
+  if (state_.view == View::model) return model_.json();
   return state_.view == View::train ? training_.json() : experiment_.json();
 }
 

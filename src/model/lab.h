@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "experiment.h"
+#include "model_view.h"
 #include "practice.h"
 #include "reference.h"
 #include "state.h"
@@ -76,6 +77,13 @@ class Lab {
   bool training_running() const {
     return state_.view == View::train && state_.play && training_.run() && training_.stop() == Training::Stop::none;
   }
+  // view=model's trained language model: fetched by the platform when the view first opens
+  // (model().wanted()), delivered as the weight file's bytes and the report's text, or why not.
+  const ModelView& model() const { return model_; }
+  void model_loading() { model_.loading(); }
+  void model_delivered(const std::string& weights, const std::string& report, const std::string& error) {
+    model_.deliver(weights, report, error, state_);
+  }
   // Practice mode's questions (src/practice): the current one, a new one about what is on
   // screen now, and the answer to the current one (`value` as JSON text; a verdict with an
   // error when it cannot be read).
@@ -127,6 +135,7 @@ class Lab {
   std::uint64_t computations_ = 0;
   Experiment experiment_;
   Training training_;
+  ModelView model_;
   practice::Session practice_;
   struct ScaledWeights {
     std::uint64_t version;

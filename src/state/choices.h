@@ -16,7 +16,7 @@
 namespace lab {
 
 // The link's `view`: the walkthrough's two views, then the experiments.
-enum class View { walkthrough, compare, scaling, gradients, pitfalls, stability, tiling, heads, cost, train };
+enum class View { walkthrough, compare, scaling, gradients, pitfalls, stability, tiling, heads, cost, train, model };
 // Self-attention: Q, K, V come from one input X (n_k = n_q, d_v = d_k). Cross: Q, K, V are
 // given directly and all four sizes are free. The link's `attn`.
 enum class Attention { self, cross };
@@ -40,7 +40,8 @@ inline constexpr ViewRow kViews[] = {
     {View::scaling, "scaling", N_("Why √d_k")},             {View::gradients, "gradients", N_("Gradients")},
     {View::pitfalls, "pitfalls", N_("Pitfalls")},          {View::stability, "stability", N_("Stability")},
     {View::tiling, "tiling", N_("Tiling")},                {View::heads, "heads", N_("Heads")},
-    {View::cost, "cost", N_("Cost")},                      {View::train, "train", N_("Training lab")}};
+    {View::cost, "cost", N_("Cost")},                      {View::train, "train", N_("Training lab")},
+    {View::model, "model", N_("A trained model")}};
 inline constexpr std::size_t kViewCount = std::size(kViews);
 
 // Whether a table indexed by an enum has its rows in the enum's order (its `view` at index i

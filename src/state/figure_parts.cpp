@@ -22,6 +22,7 @@ constexpr std::string_view kTiling[] = {"header", "view", "intro", "controls", "
 constexpr std::string_view kHeads[] = {"header", "view", "intro", "controls", "shapes", "maps", "concat"};
 constexpr std::string_view kCost[] = {"header", "view", "intro", "controls", "plots", "table"};
 constexpr std::string_view kTrain[] = {"header", "view", "intro", "controls", "play", "curves", "example", "maps"};
+constexpr std::string_view kModel[] = {"header", "view", "intro", "text", "loss", "predictions", "heads", "head"};
 
 struct ViewParts {
   View view;
@@ -36,7 +37,7 @@ constexpr ViewParts kParts[] = {
     row(View::walkthrough, kWalkthrough), row(View::compare, kCompare),     row(View::scaling, kScaling),
     row(View::gradients, kGradients),     row(View::pitfalls, kPitfalls),   row(View::stability, kStability),
     row(View::tiling, kTiling),           row(View::heads, kHeads),         row(View::cost, kCost),
-    row(View::train, kTrain)};
+    row(View::train, kTrain),             row(View::model, kModel)};
 static_assert(in_view_order(kParts));
 
 }  // namespace

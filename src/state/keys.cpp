@@ -302,6 +302,37 @@ const Key kKeys[] = {
      },
      whole_text<&S::steps_per_frame>, run_changed<&S::steps_per_frame>, keep<&S::steps_per_frame>, false},
     {"vs", nullptr, [](const S& s) { return s.vs; }, run_changed<&S::vs>, keep<&S::vs>, false},
+    // view=model's text and switched-off heads: the model (ModelView) computes from them itself,
+    // so the walkthrough's numbers do not depend on them.
+    {"text",
+     [](S& s, R& r) {
+       if (r.value.size() > std::size_t(Limits::max_text_bytes))
+         return r.expected(N_("a text of at most %d bytes"), Limits::max_text_bytes);
+       s.text = r.value;
+       return std::string();
+     },
+     [](const S& s) { return s.text; }, changed<&S::text>, keep<&S::text>, false},
+    {"ablate",
+     [](S& s, R& r) {
+       auto head = [](std::string_view t, std::pair<int, int>& out) {
+         const auto parts = split(t, '.');
+         long layer = 0, head = 0;
+         if (parts.size() != 2 || !parse_int(parts[0], 0, Limits::max_heads - 1, layer) ||
+             !parse_int(parts[1], 0, Limits::max_heads - 1, head))
+           return false;
+         out = {int(layer), int(head)};
+         return true;
+       };
+       return parse_list(r.value, std::size_t(Limits::max_ablate), s.ablate, head)
+                  ? ""
+                  : r.expected(N_("heads as layer.head separated by commas, e.g. 1.2,0.3"));
+     },
+     [](const S& s) {
+       return list_text(s.ablate, [](const std::pair<int, int>& h) {
+         return std::to_string(h.first) + "." + std::to_string(h.second);
+       });
+     },
+     changed<&S::ablate>, keep<&S::ablate>, false},
 };
 
 }  // namespace

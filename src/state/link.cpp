@@ -277,9 +277,31 @@ std::vector<std::pair<std::string, std::string>> state_pairs(const State& s, boo
   return out;
 }
 
+namespace {
+// A value's characters that would end it or the link (&, #, a space, a line break), start an
+// escape (%), or are not ASCII, as %XX; every other key's values are plain already, only
+// view=model's text has them.
+std::string percent_encode(const std::string& value) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string out;
+  for (const char c : value) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b <= 0x20 || b >= 0x7F || c == '%' || c == '&' || c == '#' || c == '=' || c == '+') {
+      out += '%';
+      out += kHex[b >> 4];
+      out += kHex[b & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+}  // namespace
+
 std::string to_fragment(const State& s, bool complete) {
   std::string out;
-  for (const auto& [key, value] : state_pairs(s, complete)) out += (out.empty() ? "" : "&") + key + "=" + value;
+  for (const auto& [key, value] : state_pairs(s, complete))
+    out += (out.empty() ? "" : "&") + key + "=" + percent_encode(value);
   return out;
 }
 

@@ -18,11 +18,11 @@ auto tie(const State& s) {
   const auto& [preset, step, query, batch, view, kind, nq, nk, dk, dv, seed, scale, custom_scale, causal, pad, blocked, q,
                k, v, source, query_tokens, key_tokens, loaded_heads, head, project, dmodel, x, wq, wk, wv, theme, lang,
                density, mode, ask, figure, mult, row, pitfall, tile, heads, kv_heads, run, train, play, steps_per_frame,
-               vs] = s;
+               vs, text, ablate] = s;
   return std::tie(preset, step, query, batch, view, kind, nq, nk, dk, dv, seed, scale, custom_scale, causal, pad, blocked,
                   q, k, v, source, query_tokens, key_tokens, loaded_heads, head, project, dmodel, x, wq, wk, wv, theme,
                   lang, density, mode, ask, figure, mult, row, pitfall, tile, heads, kv_heads, run, train, play,
-                  steps_per_frame, vs);
+                  steps_per_frame, vs, text, ablate);
 }
 }  // namespace
 
@@ -105,6 +105,13 @@ void normalize(State& s) {
   s.query = std::clamp(s.query, 0, s.nq - 1);
   s.batch = std::clamp(s.batch, 0, s.batches() - 1);
   s.steps_per_frame = std::clamp(s.steps_per_frame, 1, TrainLimits::max_steps_per_frame);
+  if (s.text.size() > std::size_t(Limits::max_text_bytes)) {
+    std::size_t end = std::size_t(Limits::max_text_bytes);
+    while (end > 0 && (static_cast<unsigned char>(s.text[end]) & 0xC0) == 0x80) --end;  // not inside a character
+    s.text.resize(end);
+  }
+  std::sort(s.ablate.begin(), s.ablate.end());
+  s.ablate.erase(std::unique(s.ablate.begin(), s.ablate.end()), s.ablate.end());
 }
 
 }  // namespace lab

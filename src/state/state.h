@@ -53,6 +53,10 @@ struct Limits {
   // no score overflows float32 (100·100·512·1000 ≈ 5e9), so nothing on screen turns into NaN.
   static constexpr float max_value = 100.0f;
   static constexpr float max_custom_scale = 1000.0f;
+  // view=model's text, in bytes: room for several times the model's context, so a text typed
+  // past it stays (the view says how much it reads), small enough for a link.
+  static constexpr int max_text_bytes = 2048;
+  static constexpr int max_ablate = 64;  // heads a link may switch off
 };
 
 // One head of loaded data with several (src/model/load.h), as the walkthrough shows one: its
@@ -64,6 +68,10 @@ struct LoadedHead {
   std::vector<std::pair<int, int>> blocked;
   int layer = 0, head = 0;
 };
+
+// view=model's text until a person types: a probe sentence of data/model/probes.json, never in
+// the model's corpus.
+inline constexpr const char* kModelText = "The old bakery on the corner opens at seven every morning.";
 
 struct State {
   std::string preset;  // the base this state was derived from ("" = the built-in defaults)
@@ -117,6 +125,11 @@ struct State {
   bool play = false;
   int steps_per_frame = 5;
   std::string vs;
+  // view=model: the text the trained language model reads (docs/model.md), and its heads
+  // switched off, as (layer, head); kept in order, each once. Whether a head exists is the
+  // model's to say (its weight file), so the link checks only the form.
+  std::string text = kModelText;
+  std::vector<std::pair<int, int>> ablate;
 
   int batches() const { return pad.empty() ? 1 : int(pad.size()); }
   bool projected() const { return kind == Attention::self && project; }

@@ -86,6 +86,9 @@ TEST(StateFragment, EveryKeyRoundTripsThroughALink) {
       {"play", "play=1", "play=1"},
       {"spf", "spf=9", "spf=9"},
       {"vs", "vs=scale:none", "vs=scale:none"},
+      // A text's spaces, & and # are escaped in the link, and read back either way.
+      {"text", "text=a%20b%26c%23d%25", "text=a%20b%26c%23d%25"},
+      {"ablate", "ablate=1.2,0.3", "ablate=0.3,1.2"},
   };
   std::vector<std::string> listed{"head"};  // the shown head of loaded data: below
   for (const Case& c : cases) {
@@ -107,6 +110,22 @@ TEST(StateFragment, EveryKeyRoundTripsThroughALink) {
   ASSERT_EQ(head.notes.size(), 1u);
   EXPECT_NE(head.notes[0].find("loaded data with several heads"), std::string::npos) << head.notes[0];
   EXPECT_EQ(head.state.query, 1);
+}
+
+// [model] view=model's text keeps every character through a link; a bad ablate= is a note
+// naming the key and the value, and the rest of the link applies.
+TEST(StateModel, TextAndAblateThroughALink) {
+  lab::State s = defaults();
+  s.view = lab::View::model;
+  s.text = "¿Qué? 😀 a&b=c#d%e+f\n";
+  const auto back = lab::parse_fragment(lab::to_fragment(s), defaults());
+  EXPECT_TRUE(back.notes.empty());
+  EXPECT_EQ(back.state.text, s.text);
+  const auto bad = lab::parse_fragment("view=model&ablate=1.x&query=1", defaults());
+  ASSERT_EQ(bad.notes.size(), 1u);
+  EXPECT_NE(bad.notes[0].find("ablate=1.x"), std::string::npos) << bad.notes[0];
+  EXPECT_TRUE(bad.state.ablate.empty());
+  EXPECT_EQ(bad.state.query, 1);
 }
 
 // [figure] An embedded figure's parts: the final view's, in the link's order, each once.
@@ -444,7 +463,7 @@ TEST(StateTrain, EveryViewIsListedOnce) {
   }
   const auto bad = lab::parse_fragment("view=nope", defaults());
   ASSERT_EQ(bad.notes.size(), 1u);
-  EXPECT_NE(bad.notes[0].find("cost or train"), std::string::npos) << bad.notes[0];
+  EXPECT_NE(bad.notes[0].find("train or model"), std::string::npos) << bad.notes[0];
 }
 
 }  // namespace

@@ -31,6 +31,7 @@ constexpr Drawing kDrawings[] = {
     {lab::View::pitfalls, views::pitfalls},  {lab::View::stability, views::stability},
     {lab::View::tiling, views::tiling},      {lab::View::heads, views::heads},
     {lab::View::cost, views::cost},          {lab::View::train, views::train},
+    {lab::View::model, views::model},
 };
 static_assert(lab::in_view_order(kDrawings));
 

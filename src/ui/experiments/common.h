@@ -22,6 +22,7 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui);
 void heads(const lab::Lab& lab, lab::State& next, Memory& ui);
 void cost(const lab::Lab& lab, lab::State& next, Memory& ui);
 void train(const lab::Lab& lab, lab::State& next, Memory& ui);
+void model(const lab::Lab& lab, lab::State& next, Memory& ui);
 
 // [SECTION] shared pieces
 // A view's parts (lab::figure_parts, a figure's `figure=…`), each drawn by its function: all of

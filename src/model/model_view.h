@@ -1,0 +1,111 @@
+// view=model (issue 35): the trained language model of docs/model.md on the state's text, with
+// the state's heads switched off. Its weights are not part of the app: the platform fetches
+// them when the view first opens (the page from the site, the desktop from its folder) and
+// hands them in with deliver(); until then the view says it is loading, and a missing or
+// truncated file leaves the weight file's sentence and the rest of the lab untouched.
+//
+// Everything the view shows is computed here once per change of the text, the ablation or the
+// weights, never per frame: the forward pass (lm::analyse), and for every head the forward
+// pass with that one head switched the other way (how much it matters on this text).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "language_model.h"
+#include "state.h"
+
+namespace lab {
+
+class ModelView {
+ public:
+  enum class Status { absent, loading, ready, failed };
+  Status status() const { return status_; }
+  // The platform fetches the weights once, the first time the view opens (wanted()), and
+  // says it started (loading()).
+  bool wanted(const State& s) const { return s.view == View::model && status_ == Status::absent; }
+  void loading() { status_ = Status::loading; }
+  // The weight file's bytes and report.json's text, or why they could not be had (`error`,
+  // naming the file). A bad file (lm::parse's sentence) fails like a missing one; a report
+  // that does not parse leaves the heads unlabelled, with report_error() saying why.
+  void deliver(const std::string& weights, const std::string& report, const std::string& error, const State& s);
+  const std::string& error() const { return error_; }
+  const std::string& report_error() const { return report_error_; }
+
+  // Computes again if the text, the ablation or the weights changed.
+  void update(const State& s);
+
+  const lm::LanguageModel* model() const { return model_.get(); }
+
+  // What report.json measured for each head (index layer × heads + head) on the probe text
+  // (docs/model.md, "Its heads"): empty when there is no report.
+  struct HeadReport {
+    double previous_token = 0, induction_random = 0, induction_sentences = 0;
+    std::string label;
+  };
+  const std::vector<HeadReport>& report() const { return report_; }
+
+  // The numbers of the state's text: empty `tokens` when nothing could be computed.
+  struct Result {
+    std::vector<std::string> tokens;  // one string per character read, joining to the text read
+    int characters = 0;               // in the whole text (the model reads at most its context)
+    int unknown = 0;                  // characters read as "�" (not in the vocabulary)
+    std::vector<std::pair<int, int>> ablate;  // the state's heads that the model has, switched off
+    std::vector<std::pair<int, int>> unknown_heads;  // the state's heads it has not
+    lm::Analysis analysis;                    // with `ablate` off
+    // Per head: the mean loss on the text with that head switched the other way minus the mean
+    // loss as set (positive: the model needs it here; for a head that is off, what switching it
+    // back on would cost, so negative where it helped).
+    std::vector<double> matters;
+    std::vector<double> previous_token;  // each head's previous-token score on this text
+    // When the text is a text typed twice ("Repeat my text": t + " " + t), its period and each
+    // head's induction score on it; period 0 otherwise.
+    int period = 0;
+    std::vector<double> induction;
+  };
+  const Result& result() const { return result_; }
+  // The sentence naming the state's heads that the model has not ("" when there are none), in
+  // the interface's language.
+  std::string ablate_error() const;
+  // Changes whenever the result does (for the maps' textures).
+  std::uint64_t version() const { return version_; }
+
+  // attentionLab.experiment() in view=model (docs/contract.md): {view, tokens, maps,
+  // predictions, loss, scores, ablate, …}, or {view, status} while loading, {view, error}.
+  std::string json() const;
+  // The most likely next characters at a position, most likely first.
+  struct Prediction {
+    int token;
+    double p;
+  };
+  std::vector<Prediction> top(int position, int count) const;
+
+  // "Open in the walkthrough": head `head` (layer × heads + head) on the text read, as
+  // load_request() takes it (src/model/load.h): the request of docs/contract.md with the head's
+  // own Q, K and V (its projections of the residual stream, lm::head_inputs), causal, at the
+  // model's scale 1/√d_k; and the options naming it and labelling its rows by the characters.
+  // Empty strings when there is nothing computed.
+  struct Request {
+    std::string request, options;
+  };
+  Request walkthrough_request(int head) const;
+
+ private:
+  void compute(const State& s);
+
+  Status status_ = Status::absent;
+  std::string error_, report_error_;
+  std::shared_ptr<const lm::LanguageModel> model_;
+  std::vector<HeadReport> report_;
+  std::string text_;  // what result_ was computed from
+  std::vector<std::pair<int, int>> ablate_;
+  bool computed_ = false;
+  Result result_;
+  std::uint64_t version_ = 0;
+  mutable std::string json_;  // filled on the first request after a change
+};
+
+}  // namespace lab

@@ -1,0 +1,222 @@
+// [SECTION] view=model: the trained language model of docs/model.md on the reader's text. The
+// text box and "Repeat my text"; the loss at every character, coloured over the text, where a
+// click chooses a character; the model's next-character predictions after it; every head at a
+// glance and one opened large (model_heads.cpp). Everything shown is ModelView's, computed
+// once per change of the text or the ablation.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "i18n.h"
+#include "model_parts.h"
+#include "number_text.h"
+#include "theme.h"
+#include "input/item_layout.h"
+
+namespace ui::views {
+namespace {
+
+// The loss a character's colour saturates at, in nats: about twice the model's mean on
+// held-out text (1.85), so an ordinary character is pale and a surprise is dark.
+constexpr float kLossScale = 4;
+
+// The first `count` characters of UTF-8 text (a character starts at every byte that is not a
+// continuation byte, as the vocabulary reads it).
+std::string first_characters(const std::string& text, int count) {
+  std::size_t end = 0;
+  for (int seen = 0; end < text.size(); ++end)
+    if ((static_cast<unsigned char>(text[end]) & 0xC0) != 0x80 && seen++ == count) break;
+  return text.substr(0, end);
+}
+
+int resize_string(ImGuiInputTextCallbackData* data) {
+  if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
+    auto* text = static_cast<std::string*>(data->UserData);
+    text->resize(std::size_t(data->BufTextLen));
+    data->Buf = text->data();
+  }
+  return 0;
+}
+
+void note(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, palette().accent);
+  text_wrapped(text);
+  ImGui::PopStyleColor();
+}
+
+void intro(const lab::Lab& lab) {
+  heading(tr("A trained model"));
+  const lm::LanguageModel* m = lab.model().model();
+  if (!m) {
+    notice(tr("A tiny language model the lab trained on its own English and Spanish text: attention only, one "
+              "character at a time."));
+    return;
+  }
+  notice(i18n::format(tr("A tiny language model the lab trained on its own English and Spanish text: %d layers of %d "
+                         "attention heads and nothing else, reading up to %d characters and predicting each next one. "
+                         "Type your own text: every head's map shows, for each character (a row), how much it looks "
+                         "at each character before it (a column)."),
+                      m->config.layers, m->config.heads, m->context())
+             .c_str());
+}
+
+// The text box, "Repeat my text", "Every head on", and what the model made of the text.
+void text_box(const lab::Lab& lab, lab::State& next, Memory& ui) {
+  const lab::State& s = lab.state();
+  const lab::ModelView& mv = lab.model();
+  std::string edit = s.text;
+  ImGui::TextUnformatted(tr("Your text"));
+  const float height = ImGui::GetTextLineHeight() * 3 + ImGui::GetStyle().FramePadding.y * 2;
+  input::next_item(input::ItemKind::text, tr("Your text"));
+  if (ImGui::InputTextMultiline("##model text", edit.data(), edit.capacity() + 1, ImVec2(-1, height),
+                                ImGuiInputTextFlags_CallbackResize, resize_string, &edit)) {
+    next.text = edit;
+    ui.model_position = -1;  // the chosen character may be gone
+  }
+  const lm::LanguageModel* m = mv.model();
+  if (m && ImGui::Button(tr("Repeat my text"))) {
+    // text + " " + text within the context: each copy at most (context − 1) / 2 characters.
+    const std::string once = first_characters(s.text, (m->context() - 1) / 2);
+    next.text = once + " " + once;
+    ui.model_position = -1;
+  }
+  if (!s.ablate.empty()) {
+    ImGui::SameLine();
+    if (ImGui::Button(tr("Every head on"))) next.ablate.clear();
+  }
+  if (mv.status() == lab::ModelView::Status::loading || mv.status() == lab::ModelView::Status::absent) {
+    notice(tr("Loading the model's weights…"));
+    return;
+  }
+  if (mv.status() == lab::ModelView::Status::failed) {
+    note(i18n::format(tr("The model could not be loaded: %s. The rest of the lab works without it."),
+                      mv.error().c_str()));
+    return;
+  }
+  const lab::ModelView::Result& r = mv.result();
+  if (r.characters > m->context())
+    note(i18n::format(tr("Your text has %d characters; the model reads at most %d, so what follows is about the "
+                         "first %d. Your text is kept as typed."),
+                      r.characters, m->context(), m->context()));
+  if (r.unknown > 0)
+    note(i18n::format(tr("%d of the characters are ones the model never learned (an emoji, a control character, "
+                         "an accent outside its corpus): each reads as one unknown character, shown as �."),
+                      r.unknown));
+  if (const std::string e = mv.ablate_error(); !e.empty()) note(e);
+  if (!mv.report_error().empty())
+    note(i18n::format(tr("The heads' measured scores are missing (%s): the heads are shown without labels."),
+                      mv.report_error().c_str()));
+  if (r.tokens.empty()) notice(tr("Type a text to see what the model does with it."));
+}
+
+// The loss at each character over the text; a click chooses the character.
+void loss_strip(const lab::Lab& lab, Memory& ui) {
+  const lab::ModelView::Result& r = lab.model().result();
+  if (r.tokens.empty()) return;
+  heading(tr("How surprised the model was"));
+  notice(i18n::format(tr("Each character is coloured by the model's loss on it, −log p of that character given the "
+                         "ones before it (darker: more surprised; the first has nothing before it). Mean: %s nats a "
+                         "character. Click or tap a character to choose it."),
+                      r.analysis.loss.empty() ? "—" : text::fixed(r.analysis.mean_loss(), 2).c_str())
+             .c_str());
+  const int clicked = text_strip("loss", r.tokens, [&](int i) {
+    return i == 0 ? -1.0f : std::min(1.0f, float(r.analysis.loss[std::size_t(i - 1)]) / kLossScale);
+  }, ui.model_position);
+  if (clicked >= 0) ui.model_position = clicked == ui.model_position ? -1 : clicked;
+}
+
+// The model's next-character predictions after the chosen character (the last, by default).
+void predictions(const lab::Lab& lab, Memory& ui) {
+  const lab::ModelView& mv = lab.model();
+  const lab::ModelView::Result& r = mv.result();
+  if (r.tokens.empty()) return;
+  const int n = int(r.tokens.size());
+  const int at = ui.model_position >= 0 && ui.model_position < n ? ui.model_position : n - 1;
+  heading(i18n::format(tr("What comes after character %d, \"%s\""), at, r.tokens[std::size_t(at)].c_str()).c_str());
+  const float scale = ui_scale(), bar_max = std::min(ImGui::GetContentRegionAvail().x * 0.5f, 240 * scale);
+  const Palette& p = palette();
+  for (const lab::ModelView::Prediction& guess : mv.top(at, 5)) {
+    const std::string& token = mv.model()->vocab.text(guess.token);
+    ImGui::PushFont(fonts().mono);
+    ImGui::TextUnformatted(shown(token));
+    ImGui::PopFont();
+    ImGui::SameLine(3 * ImGui::GetFontSize());
+    const ImVec2 at_bar = ImGui::GetCursorScreenPos();
+    const float h = ImGui::GetTextLineHeight();
+    ImGui::GetWindowDrawList()->AddRectFilled(at_bar, ImVec2(at_bar.x + bar_max * float(guess.p), at_bar.y + h),
+                                              ImGui::ColorConvertFloat4ToU32(p.accent));
+    ImGui::Dummy(ImVec2(bar_max, h));
+    ImGui::SameLine();
+    ImGui::Text("p = %s", text::fixed(guess.p, 3).c_str());
+  }
+  if (at + 1 < n)
+    notice(i18n::format(tr("Your text has \"%s\" next: the model gave it p = %s (loss %s nats)."),
+                        r.tokens[std::size_t(at + 1)].c_str(),
+                        text::fixed(std::exp(-r.analysis.loss[std::size_t(at)]), 3).c_str(),
+                        text::fixed(r.analysis.loss[std::size_t(at)], 2).c_str())
+               .c_str());
+}
+
+}  // namespace
+
+int text_strip(const char* id, const std::vector<std::string>& tokens, const std::function<float(int)>& strength,
+               int chosen) {
+  ImGui::PushID(id);
+  ImGui::PushFont(fonts().mono);
+  const float cell = ImGui::CalcTextSize("M").x + 6 * ui_scale();
+  const float line = ImGui::GetTextLineHeight() + 6 * ui_scale();
+  const float width = std::max(cell, ImGui::GetContentRegionAvail().x);
+  const int per_line = std::max(1, int(width / cell));
+  const int lines = (int(tokens.size()) + per_line - 1) / per_line;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  input::next_item(input::ItemKind::heatmap, id);
+  ImGui::InvisibleButton("strip", ImVec2(per_line * cell, std::max(1, lines) * line));
+  int clicked = -1;
+  if (ImGui::IsItemClicked()) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const int col = int((m.x - origin.x) / cell), row = int((m.y - origin.y) / line);
+    const int i = row * per_line + col;
+    if (col >= 0 && col < per_line && i >= 0 && i < int(tokens.size())) clicked = i;
+  }
+  const Palette& p = palette();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  for (int i = 0; i < int(tokens.size()); ++i) {
+    const ImVec2 a(origin.x + float(i % per_line) * cell, origin.y + float(i / per_line) * line);
+    const ImVec2 b(a.x + cell - 1, a.y + line - 1);
+    const float v = strength(i);
+    if (v >= 0) {
+      ImVec4 c = p.accent;
+      c.w = 0.08f + 0.92f * v;
+      draw->AddRectFilled(a, b, ImGui::ColorConvertFloat4ToU32(c));
+    }
+    const char* character = shown(tokens[std::size_t(i)]);
+    // Dark cells take light text.
+    const ImU32 ink = v > 0.55f ? IM_COL32(255, 255, 255, 255) : text;
+    const ImVec2 size = ImGui::CalcTextSize(character);
+    draw->AddText(ImVec2(a.x + (cell - size.x) / 2, a.y + (line - size.y) / 2), ink, character);
+    if (i == chosen) draw->AddRect(a, b, ImGui::ColorConvertFloat4ToU32(p.accent), 0, 0, 2 * ui_scale());
+  }
+  ImGui::PopFont();
+  ImGui::PopID();
+  return clicked;
+}
+
+const char* shown(const std::string& token) { return token == " " ? "␣" : token == "\n" ? "↵" : token.c_str(); }
+
+std::string head_name(int layer, int head) { return std::to_string(layer) + "." + std::to_string(head); }
+
+void model(const lab::Lab& lab, lab::State& next, Memory& ui) {
+  const bool ready = !lab.model().result().tokens.empty();
+  sections(lab, ui,
+           {{"intro", [&] { intro(lab); }},
+            {"text", [&] { text_box(lab, next, ui); }},
+            {"loss", [&] { if (ready) loss_strip(lab, ui); }},
+            {"predictions", [&] { if (ready) predictions(lab, ui); }},
+            {"heads", [&] { if (ready) model_heads(lab, next, ui); }},
+            {"head", [&] { if (ready) model_head(lab, next, ui); }}});
+}
+
+}  // namespace ui::views

@@ -1,0 +1,168 @@
+// [SECTION] view=model's heads: every layer's every head as a small map over the text, with its
+// label and scores, how much it matters to the loss here, and its switch (ablation); a click or
+// tap opens it large, where the chosen character's row reads over the text.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "i18n.h"
+#include "load.h"
+#include "model_parts.h"
+#include "number_text.h"
+#include "theme.h"
+#include "input/item_layout.h"
+
+namespace ui::views {
+namespace {
+
+// "+0.42": a change of loss in nats, signed.
+std::string nats(double x) { return (x >= 0 ? "+" : "") + text::fixed(x, 2); }
+
+// The key a head's row looks at most, as "→ "e" 0.63".
+std::string top_key(const attn::Matrix& map, int row, const std::vector<std::string>& tokens) {
+  Eigen::Index key = 0;
+  const float w = map.row(row).maxCoeff(&key);
+  const std::string& t = tokens[std::size_t(key)];
+  return i18n::format(tr("→ %d \"%s\" %s"), int(key), shown(t), text::fixed(w, 2).c_str());
+}
+
+bool switched_off(const lab::State& s, int layer, int head) {
+  return std::find(s.ablate.begin(), s.ablate.end(), std::pair{layer, head}) != s.ablate.end();
+}
+
+void toggle(lab::State& next, int layer, int head) {
+  auto& a = next.ablate;
+  const auto it = std::find(a.begin(), a.end(), std::pair{layer, head});
+  if (it == a.end()) a.emplace_back(layer, head);
+  else a.erase(it);
+}
+
+}  // namespace
+
+void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
+  const lab::ModelView& mv = lab.model();
+  const lab::ModelView::Result& r = mv.result();
+  const train::Config& c = mv.model()->config;
+  const int n = int(r.tokens.size());
+  const bool chosen = ui.model_position >= 0 && ui.model_position < n;
+  heading(tr("Every head"));
+  notice(tr("Each map: a row per character, a column per character before it, darker where it looks more. "
+            "Click or tap a map to open it. \"On\" switches a head off and on: its output is left out, and the "
+            "loss, the predictions and the other maps follow. \"Matters\" is the mean loss on your text with that "
+            "head switched the other way, minus as it is."));
+  const float scale = ui_scale(), gap = ImGui::GetStyle().ItemSpacing.x;
+  // As many of a layer's heads on a row as keep each 120 px wide or more (its label, switch and
+  // numbers under the map): all of them on a laptop, two on a phone.
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const int per_row = std::clamp(int((avail + gap) / (120 * scale + gap)), 1, c.heads);
+  const float side = std::floor(std::min(180 * scale, (avail - gap * float(per_row - 1)) / float(per_row)));
+  const render::HeatmapLook look = heatmap_look(HeatmapSpec{});
+  const Palette& p = palette();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (int layer = 0; layer < c.layers; ++layer) {
+    ImGui::TextUnformatted(i18n::format(tr("layer %d"), layer).c_str());
+    for (int head = 0; head < c.heads; ++head) {
+      const int i = layer * c.heads + head;
+      if (head % per_row) ImGui::SameLine(0, gap);
+      ImGui::BeginGroup();
+      ImGui::PushID(i);
+      const std::string name = head_name(layer, head);
+      const std::string label = mv.report().empty() ? "" : mv.report()[std::size_t(i)].label;
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side);
+      ImGui::TextColored(i == ui.model_head ? p.accent : p.muted_text, "%s%s%s", name.c_str(), label.empty() ? "" : " ",
+                         label.c_str());
+      ImGui::PopTextWrapPos();
+      const bool off = switched_off(lab.state(), layer, head);
+      render::Heatmap& map = ui.model_maps[i];
+      map.set_values(r.analysis.maps[std::size_t(i)].data(), n, n, mv.version());
+      const ImVec2 at = ImGui::GetCursorScreenPos();
+      input::next_item(input::ItemKind::heatmap, i18n::format(tr("head %s"), name.c_str()));
+      if (ImGui::InvisibleButton("map", ImVec2(side, side))) ui.model_head = ui.model_head == i ? -1 : i;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::format(tr("Open head %s"), name.c_str()).c_str());
+      const unsigned image = map.paint(int(side), int(side), {0, 0, float(n), float(n)}, look);
+      draw->AddImage(gl_texture(image), at, ImVec2(at.x + side, at.y + side), ImVec2(0, 0), ImVec2(1, 1),
+                     off ? IM_COL32(255, 255, 255, 70) : IM_COL32_WHITE);
+      if (chosen) {  // the chosen character's row
+        const float y = at.y + side * (float(ui.model_position) + 0.5f) / float(n);
+        draw->AddLine(ImVec2(at.x, y), ImVec2(at.x + side, y), ImGui::ColorConvertFloat4ToU32(p.accent), 1.5f * scale);
+      }
+      if (i == ui.model_head)
+        draw->AddRect(ImVec2(at.x - 1, at.y - 1), ImVec2(at.x + side + 1, at.y + side + 1),
+                      ImGui::ColorConvertFloat4ToU32(p.accent), 0, 0, 2 * scale);
+      bool on = !off;
+      input::next_item(input::ItemKind::checkbox, i18n::format(tr("on %s"), name.c_str()));
+      if (ImGui::Checkbox(tr("on"), &on)) toggle(next, layer, head);
+      ImGui::TextColored(p.muted_text, "%s", i18n::format(tr("matters %s"), nats(r.matters[std::size_t(i)]).c_str()).c_str());
+      if (chosen) ImGui::TextColored(p.muted_text, "%s", top_key(r.analysis.maps[std::size_t(i)], ui.model_position, r.tokens).c_str());
+      ImGui::PopID();
+      ImGui::EndGroup();
+    }
+  }
+}
+
+void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
+  const lab::ModelView& mv = lab.model();
+  const lab::ModelView::Result& r = mv.result();
+  const train::Config& c = mv.model()->config;
+  if (ui.model_head < 0 || ui.model_head >= mv.model()->head_count()) return;
+  const int layer = ui.model_head / c.heads, head = ui.model_head % c.heads, n = int(r.tokens.size());
+  const std::string name = head_name(layer, head);
+  const attn::Matrix& weights = r.analysis.maps[std::size_t(ui.model_head)];
+  ImGui::Separator();
+  const std::string label = mv.report().empty() ? "" : mv.report()[std::size_t(ui.model_head)].label;
+  heading(i18n::format(label.empty() ? tr("Head %s") : tr("Head %s: %s"), name.c_str(), label.c_str()).c_str());
+  if (!mv.report().empty()) {
+    const lab::ModelView::HeadReport& h = mv.report()[std::size_t(ui.model_head)];
+    notice(i18n::format(tr("Measured on the probe text (docs/model.md): previous-token score %s on held-out text; "
+                           "induction score %s on random strings typed twice, %s on sentences typed twice."),
+                        text::fixed(h.previous_token, 2).c_str(), text::fixed(h.induction_random, 2).c_str(),
+                        text::fixed(h.induction_sentences, 2).c_str())
+               .c_str());
+  }
+  std::string here = i18n::format(tr("On your text: previous-token score %s"),
+                                  text::fixed(r.previous_token[std::size_t(ui.model_head)], 2).c_str());
+  if (r.period)
+    here += i18n::format(tr("; induction score %s on the copy"), text::fixed(r.induction[std::size_t(ui.model_head)], 2).c_str());
+  here += i18n::format(tr("; switched the other way, the mean loss changes by %s nats."),
+                       nats(r.matters[std::size_t(ui.model_head)]).c_str());
+  notice(here.c_str());
+  if (ImGui::Button(tr("Close"))) ui.model_head = -1;
+  ImGui::SameLine();
+  if (ImGui::Button(switched_off(lab.state(), layer, head) ? tr("Switch it on") : tr("Switch it off")))
+    toggle(next, layer, head);
+  // Its own Q, K and V on this text, through the five stages (Undo comes back here).
+  const char* open = tr("Open in the walkthrough");
+  beside_if_room(ImGui::CalcTextSize(open).x + 2 * ImGui::GetStyle().FramePadding.x, "");
+  if (ImGui::Button(open)) {
+    const lab::ModelView::Request request = mv.walkthrough_request(ui.model_head);
+    lab::Loaded loaded = lab::load_request(request.request, request.options, lab.state());
+    if (loaded.error.empty()) next = std::move(loaded.state);
+    else ui.notes.push_back(loaded.error);
+  }
+  const bool chosen = ui.model_position >= 0 && ui.model_position < n;
+  if (chosen) {
+    ImGui::TextUnformatted(
+        i18n::format(tr("Where character %d, \"%s\", looks:"), ui.model_position, r.tokens[std::size_t(ui.model_position)].c_str())
+            .c_str());
+    const int clicked = text_strip("row", r.tokens, [&](int j) {
+      return j <= ui.model_position ? weights(ui.model_position, j) : -1.0f;
+    }, ui.model_position);
+    if (clicked >= 0) ui.model_position = clicked;
+  }
+  const auto token = [&](int i) { return std::string(shown(r.tokens[std::size_t(i)])); };
+  MapSpec spec;
+  spec.title = i18n::format(tr("Head %s's attention weights"), name.c_str());
+  spec.values = &weights;
+  spec.rows = token;
+  spec.cols = token;
+  spec.highlight_row = chosen ? ui.model_position : -1;
+  spec.version = mv.version();
+  const float scale = ui_scale();
+  spec.height = std::min(ImGui::GetContentRegionAvail().x, 560 * scale);
+  const HeatmapHit hit = map(ui, lab, "model head", spec);
+  if (hit.clicked && hit.row >= 0) ui.model_position = hit.row;
+}
+
+}  // namespace ui::views

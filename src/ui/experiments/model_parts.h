@@ -1,0 +1,28 @@
+// view=model's parts shared between its two files: model.cpp (the text, the loss over it, the
+// predictions) and model_heads.cpp (every head at a glance, one head opened large).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common.h"
+
+namespace ui::views {
+
+// The text as a row of character cells that wraps at the card's width, each cell's background
+// as strong as `strength(i)` (0 … 1; negative: no colour), the chosen one ringed. Returns the
+// cell clicked or tapped, or -1.
+int text_strip(const char* id, const std::vector<std::string>& tokens, const std::function<float(int)>& strength,
+               int chosen);
+
+// A character as a cell shows it: a space as "␣", a line break as "↵", the others as they are.
+const char* shown(const std::string& token);
+
+// "1.2": a head by its layer and number, as ablate= writes it.
+std::string head_name(int layer, int head);
+
+void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui);
+void model_head(const lab::Lab& lab, lab::State& next, Memory& ui);
+
+}  // namespace ui::views

@@ -1,0 +1,193 @@
+// view=model's numbers (src/model/model_view.h) on the shipped weights: what a head "matters"
+// against a forward pass with that head's rows of W_O zeroed (another computation), the page
+// API's JSON shape, the text past the context, the heads a link names that the model has not,
+// and a missing or truncated weight file.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "load.h"
+#include "model_view.h"
+#include "weights_file.h"
+
+namespace {
+
+std::string read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+const std::string& weights() {
+  static const std::string bytes = read(ATTN_MODEL_DIR "/tiny-lm.bin");
+  return bytes;
+}
+const std::string& report() {
+  static const std::string text = read(ATTN_MODEL_DIR "/report.json");
+  return text;
+}
+
+lab::State model_state(const std::string& text, std::vector<std::pair<int, int>> ablate = {}) {
+  lab::State s;
+  s.view = lab::View::model;
+  s.text = text;
+  s.ablate = std::move(ablate);
+  return s;
+}
+
+lab::ModelView delivered(const lab::State& s) {
+  lab::ModelView mv;
+  EXPECT_TRUE(mv.wanted(s));
+  mv.loading();
+  mv.deliver(weights(), report(), "", s);
+  return mv;
+}
+
+// The mean loss with `off` heads' rows of W_O set to zero: no head mask at all.
+double zeroed_loss(lm::LanguageModel m, const std::vector<int>& tokens, const std::vector<std::pair<int, int>>& off) {
+  for (const auto& [layer, head] : off)
+    m.params.layers[std::size_t(layer)].wo.middleRows(head * m.config.d_k, m.config.d_k).setZero();
+  return lm::analyse(m, tokens).mean_loss();
+}
+
+TEST(ModelView, HowMuchEachHeadMattersIsTheLossWithItsOutputZeroed) {
+  const std::string text = "My sister planted tomatoes and basil in the garden.";
+  for (const std::vector<std::pair<int, int>>& ablate : {std::vector<std::pair<int, int>>{}, {{1, 2}}}) {
+    const lab::ModelView mv = delivered(model_state(text, ablate));
+    ASSERT_EQ(mv.status(), lab::ModelView::Status::ready) << mv.error();
+    const lm::LanguageModel& m = *mv.model();
+    const std::vector<int> tokens = m.vocab.encode(text);
+    const double as_set = zeroed_loss(m, tokens, ablate);
+    EXPECT_NEAR(mv.result().analysis.mean_loss(), as_set, 1e-5);
+    ASSERT_EQ(int(mv.result().matters.size()), m.head_count());
+    for (int layer = 0; layer < m.config.layers; ++layer)
+      for (int head = 0; head < m.config.heads; ++head) {
+        std::vector<std::pair<int, int>> flipped = ablate;
+        const auto it = std::find(flipped.begin(), flipped.end(), std::pair{layer, head});
+        const bool was_off = it != flipped.end();
+        if (was_off) flipped.erase(it);
+        else flipped.emplace_back(layer, head);
+        const double other = zeroed_loss(m, tokens, flipped);
+        const double expected = was_off ? as_set - other : other - as_set;
+        EXPECT_NEAR(mv.result().matters[std::size_t(layer * m.config.heads + head)], expected, 1e-5)
+            << layer << "." << head;
+      }
+  }
+}
+
+TEST(ModelView, TheJsonHasTheDocumentedShape) {
+  const std::string text = "abc abc";
+  const lab::ModelView mv = delivered(model_state(text, {{0, 1}}));
+  const lm::LanguageModel& m = *mv.model();
+  const auto j = nlohmann::json::parse(mv.json());
+  std::string joined;
+  for (const auto& t : j.at("tokens")) joined += t.get<std::string>();
+  EXPECT_EQ(joined, text);
+  const int n = 7;
+  ASSERT_EQ(int(j.at("maps").size()), m.config.layers);
+  ASSERT_EQ(int(j.at("maps")[0].size()), m.config.heads);
+  ASSERT_EQ(int(j.at("maps")[1][2].size()), n);
+  EXPECT_EQ(int(j.at("maps")[1][2][3].size()), n);
+  // Each row a causal softmax: sums to 1, nothing after the query.
+  double sum = 0;
+  for (int k = 0; k < n; ++k) sum += j.at("maps")[1][2][3][k].get<double>();
+  EXPECT_NEAR(sum, 1.0, 1e-5);
+  EXPECT_EQ(j.at("maps")[1][2][3][4].get<double>(), 0.0);
+  ASSERT_EQ(int(j.at("loss").size()), n);
+  EXPECT_TRUE(j.at("loss")[n - 1].is_null());  // nothing after the last character to predict
+  // The loss at i is −log of the probability the prediction gave the next character.
+  const auto& probs = mv.result().analysis.probs;
+  const std::vector<int> tokens = m.vocab.encode(text);
+  for (int i = 0; i + 1 < n; ++i)
+    EXPECT_NEAR(j.at("loss")[i].get<double>(), -std::log(double(probs(i, tokens[std::size_t(i + 1)]))), 1e-4);
+  // Predictions: the most likely first, each the probability of its token.
+  const auto& first = j.at("predictions")[2];
+  ASSERT_EQ(first.size(), 5u);
+  for (std::size_t k = 1; k < first.size(); ++k) EXPECT_GE(first[k - 1].at("p").get<double>(), first[k].at("p").get<double>());
+  EXPECT_NEAR(first[0].at("p").get<double>(), double(probs.row(2).maxCoeff()), 1e-6);
+  EXPECT_EQ(j.at("ablate"), nlohmann::json::parse("[[0, 1]]"));
+  ASSERT_EQ(int(j.at("scores").size()), m.head_count());
+  EXPECT_EQ(j.at("scores")[6].at("layer"), 1);
+  EXPECT_EQ(j.at("scores")[6].at("head"), 2);
+  // The report's numbers, as shipped.
+  const auto r = nlohmann::json::parse(report());
+  EXPECT_EQ(j.at("scores")[6].at("label"), r.at("heads")[6].at("label"));
+  EXPECT_EQ(j.at("scores")[6].at("induction"), r.at("heads")[6].at("induction_random"));
+  // "abc" + " " + "abc": a text typed twice, period 4.
+  EXPECT_EQ(j.at("period"), 4);
+}
+
+// "Open in the walkthrough": the state it opens holds the head's own Q and K, whose causal
+// softmax(Q Kᵀ / √d_k), computed here in float64, is the head's map in the model (a layer-1
+// head, with a layer-0 head switched off before it).
+TEST(ModelView, AHeadInTheWalkthroughHasItsOwnMap) {
+  const std::string text = "A small dog chased the red ball.";
+  const lab::ModelView mv = delivered(model_state(text, {{0, 1}}));
+  const int head = mv.model()->config.heads + 2;  // 1.2
+  const lab::ModelView::Request r = mv.walkthrough_request(head);
+  const lab::Loaded loaded = lab::load_request(r.request, r.options, model_state(text));
+  ASSERT_EQ(loaded.error, "");
+  const lab::State& s = loaded.state;
+  EXPECT_EQ(s.view, lab::View::walkthrough);
+  EXPECT_EQ(s.causal, attn::Causal::top_left);
+  EXPECT_EQ(s.query_tokens, mv.result().tokens);
+  const int n = s.nq, d = s.dk;
+  const attn::Matrix& expected = mv.result().analysis.maps[std::size_t(head)];
+  ASSERT_EQ(n, int(expected.rows()));
+  for (int i = 0; i < n; ++i) {
+    std::vector<double> e(std::size_t(i + 1));
+    double top = -1e300, sum = 0;
+    for (int j = 0; j <= i; ++j) {
+      double dot = 0;
+      for (int c = 0; c < d; ++c) dot += double(s.q[std::size_t(i * d + c)]) * double(s.k[std::size_t(j * d + c)]);
+      e[std::size_t(j)] = dot / std::sqrt(double(d));
+      top = std::max(top, e[std::size_t(j)]);
+    }
+    for (double& x : e) sum += (x = std::exp(x - top));
+    for (int j = 0; j <= i; ++j) EXPECT_NEAR(e[std::size_t(j)] / sum, expected(i, j), 2e-5) << i << "," << j;
+  }
+  // The ablation before it changes what the head reads.
+  EXPECT_NE(delivered(model_state(text)).walkthrough_request(head).request, r.request);
+}
+
+TEST(ModelView, ATextPastTheContextIsReadUpToIt) {
+  const std::string text(300, 'a');
+  const lab::ModelView mv = delivered(model_state(text));
+  EXPECT_EQ(mv.result().characters, 300);
+  EXPECT_EQ(int(mv.result().tokens.size()), mv.model()->context());
+}
+
+TEST(ModelView, UnknownCharactersAndHeadsAreSaid) {
+  const lab::ModelView mv = delivered(model_state("hi 😀\x01", {{0, 0}, {5, 1}, {1, 9}}));
+  EXPECT_EQ(mv.result().unknown, 2);
+  EXPECT_EQ(mv.result().tokens[3], "\xEF\xBF\xBD");
+  EXPECT_EQ(mv.result().ablate, (std::vector<std::pair<int, int>>{{0, 0}}));
+  EXPECT_NE(mv.ablate_error().find("ablate=5.1,1.9"), std::string::npos) << mv.ablate_error();
+}
+
+TEST(ModelView, AMissingOrTruncatedFileIsSaidAndNothingIsComputed) {
+  const lab::State s = model_state("abc");
+  lab::ModelView missing;
+  missing.deliver("", "", "model/tiny-lm.bin: 404 Not Found", s);
+  EXPECT_EQ(missing.status(), lab::ModelView::Status::failed);
+  EXPECT_EQ(nlohmann::json::parse(missing.json()).at("error"), "model/tiny-lm.bin: 404 Not Found");
+  lab::ModelView truncated;
+  truncated.deliver(weights().substr(0, weights().size() / 2), report(), "", s);
+  EXPECT_EQ(truncated.status(), lab::ModelView::Status::failed);
+  EXPECT_NE(truncated.error().find("model/tiny-lm.bin"), std::string::npos) << truncated.error();
+  EXPECT_TRUE(truncated.result().tokens.empty());
+  // A report that does not parse leaves the model working, its heads unlabelled.
+  lab::ModelView unlabelled;
+  unlabelled.deliver(weights(), "{", "", s);
+  EXPECT_EQ(unlabelled.status(), lab::ModelView::Status::ready);
+  EXPECT_TRUE(unlabelled.report().empty());
+  EXPECT_NE(unlabelled.report_error().find("report.json"), std::string::npos);
+}
+
+}  // namespace
