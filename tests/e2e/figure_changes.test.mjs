@@ -35,12 +35,16 @@ function barExtent({ width, height, data }) {
   return first < 0 ? 0 : (last - first + 1) / width;
 }
 
-// How coloured a picture is: the mean chroma (largest channel minus smallest) of its pixels.
-// A diverging map's zero is a neutral colour; its ends are saturated blue and red.
+// How coloured a map's cells are: the 90th percentile of its pixels' chroma (largest channel
+// minus smallest). A diverging map's zero is a neutral colour; its ends are saturated blue and
+// red. The item also holds its colour bar and the selected row's outline, which keep their
+// colours whatever the values: a few per cent of its pixels, which the percentile passes over
+// (a mean counted them in every map).
 function chroma({ data }) {
-  let sum = 0;
-  for (let i = 0; i < data.length; i += 4) sum += Math.max(data[i], data[i + 1], data[i + 2]) - Math.min(data[i], data[i + 1], data[i + 2]);
-  return sum / (data.length / 4);
+  const values = [];
+  for (let i = 0; i < data.length; i += 4) values.push(Math.max(data[i], data[i + 1], data[i + 2]) - Math.min(data[i], data[i + 1], data[i + 2]));
+  values.sort((a, b) => a - b);
+  return values[Math.floor(0.9 * (values.length - 1))];
 }
 
 const server = await startServer();

@@ -49,7 +49,7 @@ void stability(const lab::Lab& lab, lab::State&, Memory& ui) {
            exps.push_back({label_of(s), x, doubles(s.largest_exp), style, colour});
            tops.push_back({label_of(s), x, doubles(s.max_weight), style, colour});
          }
-         Grid grid(2, 380);
+         Grid grid(2, 340);
          const float h = card_height(280, 2);
          PlotSpec spec;
          spec.x_label = tr("largest score (magnitude)");

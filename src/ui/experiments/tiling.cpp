@@ -42,7 +42,7 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
            notice(tr("All the keys fit in one tile here: raise n or lower the keys per tile to see the rescaling."));
        }},
       {"walk", [&] {
-         Grid grid(3, 260);
+         Grid grid(3, 225);  // the three maps in one row of a lesson's column
          const float h = std::clamp(grid.width() * 0.9f, 200 * scale, 420 * scale) / scale;
          const struct {
            const char* id;
@@ -88,7 +88,7 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
            rescale.push_back(w.rescale(q, t));
            sum.push_back(w.running_sum(q, t));
          }
-         Grid row(2, 380);
+         Grid row(2, 340);
          PlotSpec spec;
          spec.x_label = tr("tile");
          spec.y_label = tr("score");
