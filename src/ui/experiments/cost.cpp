@@ -138,7 +138,7 @@ void plots(const experiments::CostData& d) {
   const std::vector<double> n = doubles(d.sizes), mem_n = doubles(d.memory_n);
   const double n0 = n.front(), n1 = n.back();
   Grid grid(4, 350);  // two plots a row in a lesson's 768-pixel column
-  const float h = card_height(250, 3);
+  const float h = card_height(230, 3);
   PlotSpec spec;
   spec.x_label = tr("sequence length n");
   spec.log_x = spec.log2_x = true;
