@@ -42,6 +42,7 @@ if [ "${1:-}" = --figures ]; then
   [ -f build/wasm/build.ninja ] || cmake --preset web >/dev/null
   cmake --build build/wasm --target attention-lab >/dev/null
   cp -R web/. build/web/
+  rm -rf build/web/lesson  # its sources, which make the two pages rather than being served
   python3 scripts/lesson_pages.py web/lesson build/web
   node bench/figures_bench.mjs "${2:-examples/figures.html}" build/bench/figures.json
   exit

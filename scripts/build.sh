@@ -35,6 +35,7 @@ build_web() {
   mkdir -p build/web
   cp -R web/. build/web/
   # The lesson's two pages, from one template and each language's strings (web/lesson/).
+  rm -rf build/web/lesson  # its sources, which make the two pages rather than being served
   python3 scripts/lesson_pages.py web/lesson build/web
   # What the Python package's notebook outputs carry (python/attention_lab/site, ignored by
   # git; docs/notebooks.md): the page, its scripts and the app, with the licences and version.

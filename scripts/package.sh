@@ -39,10 +39,10 @@ cp -R "$site/." "$stage/$name/"
 cp docs/HOSTING.md "$stage/$name/HOSTING.md"
 cp CHANGELOG.md "$stage/$name/CHANGELOG.md"
 mkdir "$stage/$name/docs"
-cp docs/embed.md docs/contract.md docs/loading-data.md docs/training.md docs/practice.md "$stage/$name/docs/"
+cp docs/embed.md docs/contract.md docs/loading-data.md docs/training.md docs/practice.md docs/model.md "$stage/$name/docs/"
 # The pictures those documents show (embed.md's figures).
 mkdir "$stage/$name/docs/screenshots"
-grep -ho '](screenshots/[^)]*)' docs/embed.md docs/contract.md docs/loading-data.md docs/training.md docs/practice.md |
+grep -ho '](screenshots/[^)]*)' docs/embed.md docs/contract.md docs/loading-data.md docs/training.md docs/practice.md docs/model.md |
   sed 's/^](\(.*\))$/\1/' | sort -u | while read -r picture; do cp "docs/$picture" "$stage/$name/docs/$picture"; done
 # Same build, same archives: one date for every entry (the compiled modules', which change only
 # when they are rebuilt; the build copies the hand-written files afresh each time), names in a

@@ -24,21 +24,6 @@
 namespace ui {
 namespace {
 
-// The fragment's key=value pairs in order (to_fragment writes them unencoded).
-std::vector<std::pair<std::string, std::string>> fragment_pairs(const std::string& fragment) {
-  std::vector<std::pair<std::string, std::string>> pairs;
-  std::size_t start = 0;
-  while (start < fragment.size()) {
-    std::size_t end = fragment.find('&', start);
-    if (end == std::string::npos) end = fragment.size();
-    const std::string item = fragment.substr(start, end - start);
-    const std::size_t eq = item.find('=');
-    if (eq != std::string::npos) pairs.emplace_back(item.substr(0, eq), item.substr(eq + 1));
-    start = end + 1;
-  }
-  return pairs;
-}
-
 std::string csv_number(float x) {
   if (std::isnan(x)) return "nan";
   if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
@@ -124,7 +109,7 @@ std::string matrices_csv(const lab::Lab& lab) {
 
 std::string state_json(const lab::Lab& lab) {
   nlohmann::json state = nlohmann::json::object();
-  for (const auto& [key, value] : fragment_pairs(lab::to_fragment(lab.state(), true))) state[key] = value;
+  for (const auto& [key, value] : lab::state_pairs(lab.state(), true)) state[key] = value;
   const nlohmann::json out{{"fragment", lab::to_fragment(lab.state())},
                            {"state", std::move(state)},
                            {"trace", nlohmann::json::parse(lab.trace_json())}};
@@ -133,7 +118,7 @@ std::string state_json(const lab::Lab& lab) {
 
 std::string embed_code(const lab::State& state) {
   std::string line = "<attention-lab";
-  for (const auto& [key, value] : fragment_pairs(lab::to_fragment(state)))
+  for (const auto& [key, value] : lab::state_pairs(state))
     if (key != "theme") line += " " + key + "=\"" + html_attribute(value) + "\"";
   line += " theme=\"" + html_attribute(lab::name_of(state.theme)) + "\"></attention-lab>";
   return line;

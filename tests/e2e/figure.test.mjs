@@ -178,7 +178,7 @@ test('every part of every view draws something', async (t) => {
   t.after(async () => { await close(); await site.close(); });
   const { page, errors } = await openLab(context, site.url, 'figure=header');
   const parts = documentedParts();
-  assert.equal(Object.keys(parts).length, 10);
+  assert.equal(Object.keys(parts).length, 11);
   for (const [view, names] of Object.entries(parts)) {
     for (const part of names) {
       const extra = part === 'practice' ? { mode: 'practice' } : { mode: 'explore' };

@@ -106,7 +106,10 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::ModelView& mv = lab.model();
   const lab::ModelView::Result& r = mv.result();
   const train::Config& c = mv.model()->config;
-  if (ui.model_head < 0 || ui.model_head >= mv.model()->head_count()) return;
+  if (ui.model_head < 0 || ui.model_head >= mv.model()->head_count()) {
+    notice(tr("No head is open: click or tap a head's map to open it here, large, with its scores."));
+    return;
+  }
   const int layer = ui.model_head / c.heads, head = ui.model_head % c.heads, n = int(r.tokens.size());
   const std::string name = head_name(layer, head);
   const attn::Matrix& weights = r.analysis.maps[std::size_t(ui.model_head)];
