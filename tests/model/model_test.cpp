@@ -2,24 +2,16 @@
 // its vocabulary, and the shipped weights against the shipped report.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "head_scores.h"
 #include "measure.h"
+#include "read_file.h"
 #include "weights_file.h"
 
 namespace lm {
 namespace {
-
-std::string read(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 
 // A small model with random weights (two layers of two heads, so layer 1 reads layer 0).
 LanguageModel random_model() {
@@ -119,10 +111,10 @@ TEST(Forward, APrefixSeesWhatTheFullTextSeesUpToItsEnd) {
 // float rounding between builds (SIMD paths, compilers).
 TEST(ShippedModel, ReproducesItsReport) {
   const LanguageModel m = load(ATTN_MODEL_DIR "/tiny-lm.bin");
-  const nlohmann::json report = nlohmann::json::parse(read(ATTN_MODEL_DIR "/report.json"));
+  const nlohmann::json report = nlohmann::json::parse(read_file(ATTN_MODEL_DIR "/report.json"));
   Probes p;
-  p.train = read(ATTN_MODEL_DATA_DIR "/corpus-train.txt");
-  p.held_out = read(ATTN_MODEL_DATA_DIR "/corpus-heldout.txt");
+  p.train = read_file(ATTN_MODEL_DATA_DIR "/corpus-train.txt");
+  p.held_out = read_file(ATTN_MODEL_DATA_DIR "/corpus-heldout.txt");
   p.sentences = report.at("probes").at("sentences").get<std::vector<std::string>>();
   p.random = report.at("probes").at("random").get<std::vector<std::string>>();
   const nlohmann::json now = measure(m, p);

@@ -6,30 +6,22 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "load.h"
 #include "model_view.h"
+#include "read_file.h"
 #include "weights_file.h"
 
 namespace {
 
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 const std::string& weights() {
-  static const std::string bytes = read(ATTN_MODEL_DIR "/tiny-lm.bin");
+  static const std::string bytes = read_file(ATTN_MODEL_DIR "/tiny-lm.bin");
   return bytes;
 }
 const std::string& report() {
-  static const std::string text = read(ATTN_MODEL_DIR "/report.json");
+  static const std::string text = read_file(ATTN_MODEL_DIR "/report.json");
   return text;
 }
 

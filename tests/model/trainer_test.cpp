@@ -2,21 +2,14 @@
 // (the loss falls) and a seed gives the same weights every time.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
+#include "read_file.h"
 #include "trainer.h"
 #include "weights_file.h"
 
 namespace lm {
 namespace {
 
-std::string corpus() {
-  std::ifstream f(ATTN_MODEL_DATA_DIR "/corpus-train.txt", std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+std::string corpus() { return read_file(ATTN_MODEL_DATA_DIR "/corpus-train.txt"); }
 
 TrainOptions small(std::uint32_t seed) {
   TrainOptions o;
