@@ -17,6 +17,17 @@
 namespace ui::views {
 namespace {
 
+// A head's label from the report (docs/model.md: "induction", "previous-token", or none), in
+// the reader's language.
+std::string head_label(const lab::ModelView& mv, int i) {
+  static constexpr const char* kLabels[] = {N_("induction"), N_("previous-token")};
+  if (mv.report().empty()) return "";
+  const std::string& label = mv.report()[std::size_t(i)].label;
+  for (const char* known : kLabels)
+    if (label == known) return tr(known);
+  return label;
+}
+
 // "+0.42": a change of loss in nats, signed.
 std::string nats(double x) { return (x >= 0 ? "+" : "") + text::fixed(x, 2); }
 
@@ -69,7 +80,7 @@ void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
       ImGui::BeginGroup();
       ImGui::PushID(i);
       const std::string name = head_name(layer, head);
-      const std::string label = mv.report().empty() ? "" : mv.report()[std::size_t(i)].label;
+      const std::string label = head_label(mv, i);
       ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side);
       ImGui::TextColored(i == ui.model_head ? p.accent : p.muted_text, "%s%s%s", name.c_str(), label.empty() ? "" : " ",
                          label.c_str());
@@ -114,7 +125,7 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const std::string name = head_name(layer, head);
   const attn::Matrix& weights = r.analysis.maps[std::size_t(ui.model_head)];
   ImGui::Separator();
-  const std::string label = mv.report().empty() ? "" : mv.report()[std::size_t(ui.model_head)].label;
+  const std::string label = head_label(mv, ui.model_head);
   heading(i18n::format(label.empty() ? tr("Head %s") : tr("Head %s: %s"), name.c_str(), label.c_str()).c_str());
   if (!mv.report().empty()) {
     const lab::ModelView::HeadReport& h = mv.report()[std::size_t(ui.model_head)];
