@@ -21,7 +21,11 @@
 # to build/bench/figures.json, for examples/figures.html or the page of the site given.
 # --notebook prints what each notebook output costs in bytes, for the shapes
 # docs/notebooks.md names (bench/notebook_sizes.py; seconds, after scripts/build.sh web).
-#   scripts/bench.sh [--train | --page | --figures [page] | --notebook]
+# --model view=model's speed (bench/model_bench.mjs: a keystroke to the maps at the full
+# context on a laptop-sized screen and as a phone with its CPU slowed, the weights' download
+# locally and on a slow link, the view's first frame; about two minutes), written to
+# build/bench/model.json.
+#   scripts/bench.sh [--train | --page | --figures [page] | --notebook | --model]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -55,12 +59,13 @@ if [ "${1:-}" = --notebook ]; then
   exit
 fi
 
-if [ "${1:-}" = --page ]; then
+if [ "${1:-}" = --page ] || [ "${1:-}" = --model ]; then
   say "the page in headless Chromium"
   [ -f build/wasm/build.ninja ] || cmake --preset web >/dev/null
   cmake --build build/wasm --target attention-lab >/dev/null
   cp -R web/. build/web/
-  node bench/page_bench.mjs build/bench/page.json
+  if [ "$1" = --page ]; then node bench/page_bench.mjs build/bench/page.json
+  else node bench/model_bench.mjs build/bench/model.json; fi
   exit
 fi
 

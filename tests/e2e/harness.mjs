@@ -104,11 +104,11 @@ export async function press(page, chord) {
 // animation-frame callbacks that issued WebGL work (a clear or a draw), and the app's own
 // animation-frame callbacks, drawing or not (Emscripten's main loop runner, known by its
 // function's name: the harness's `frames` has callbacks of its own), in
-// window.__drawnFrames = { drawn, lastDrawnEnd, callbacks }. Behaviour, not timing: an idle page
+// window.__drawnFrames = { drawn, lastDrawnStart, lastDrawnEnd, callbacks }. Behaviour, not timing: an idle page
 // draws none and runs no callback, whatever the machine's speed.
 export function countDrawnFrames() {
   let drew = false;
-  const stats = { drawn: 0, lastDrawnEnd: 0, callbacks: 0 };
+  const stats = { drawn: 0, lastDrawnStart: 0, lastDrawnEnd: 0, callbacks: 0 };
   window.__drawnFrames = stats;
   for (const name of ['clear', 'drawElements', 'drawArrays']) {
     const original = WebGL2RenderingContext.prototype[name];
@@ -119,9 +119,10 @@ export function countDrawnFrames() {
     const app = callback.name === 'Browser_mainLoop_runner';
     return raf((time) => {
       drew = false;
+      const start = performance.now();
       if (app) stats.callbacks += 1;
       try { callback(time); } finally {
-        if (drew) { stats.drawn += 1; stats.lastDrawnEnd = performance.now(); }
+        if (drew) { stats.drawn += 1; stats.lastDrawnStart = start; stats.lastDrawnEnd = performance.now(); }
       }
     });
   };
