@@ -43,6 +43,9 @@ build_web() {
   rm -rf "$site"
   mkdir -p "$site"
   cp build/web/{index.html,boundary.js,page-tools.js,load.js,page.js,attention-lab.js,attention-lab.wasm,LICENSE,THIRD_PARTY_NOTICES.md} "$site/"
+  # view=model's weights and report, for show_model()'s outputs.
+  mkdir -p "$site/model"
+  cp build/web/model/{tiny-lm.bin,report.json} "$site/model/"
   project_version >"$site/VERSION"
   # Every output carries the app gzip-compressed: zopfli's deflate is 4 % smaller than zlib's
   # best (python/attention_lab/_page.py compresses at run time where these are missing).

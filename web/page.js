@@ -105,10 +105,11 @@
   });
 
   // The model's weight file and report, handed to the app (lab_model): the bytes copied into
-  // its heap, the report's text ('' without it: the heads go unlabelled), or why not.
+  // its heap, the report's text ('' without it: the heads go unlabelled), or why not. A
+  // notebook's page carries them inside itself (python/attention_lab/boot.js).
   async function fetchModel() {
     const get = async (name, as) => {
-      const response = await fetch(name);
+      const response = window.labBundledFile?.(name) ?? await fetch(name);
       if (!response.ok) throw new Error(name + ': ' + response.status + ' ' + response.statusText);
       return response[as]();
     };

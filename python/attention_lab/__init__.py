@@ -5,15 +5,17 @@ tensors or a torch.nn.MultiheadAttention, entirely offline (docs/notebooks.md).
     attention_lab.show(q, k, v, tokens=["the", "cat", "sat"], causal=True)
     attention_lab.show_mha(layer.self_attn, x, tokens=tokens, head=3)
     attention_lab.save_html("attention.html", q, k, v)
+    attention_lab.show_model("The cat sat. The cat sat.", ablate=[(1, 0)])
 """
 
 import base64
 import importlib.resources
+import numbers
 
 
 from . import _inputs, _limits, _page, _picture
 
-__all__ = ["Lab", "show", "show_mha", "save_html"]
+__all__ = ["Lab", "show", "show_mha", "show_model", "save_html"]
 
 
 def _version():
@@ -28,14 +30,15 @@ class Lab:
     """One lab: shown inline by Jupyter, VS Code and Colab (an iframe of a self-contained
     page, with a still picture for where scripts cannot run), or written to a file by save()."""
 
-    def __init__(self, document, height, picture=None):
+    def __init__(self, document, height, picture=None,
+                 title="Attention Lab: scaled dot-product attention, step by step"):
         self.document = document  # the standalone page, with the app and the data inside
         self.height = height      # pixels, or None: the content's
         self.picture = picture    # (PNG bytes, its HTML with the caption), or None
+        self.title = title        # the output frame's, for a screen reader
 
     def _repr_html_(self):
-        return _page.output(self.document, self.height, "Attention Lab: scaled dot-product attention, step by step",
-                            self.picture[1] if self.picture else "")
+        return _page.output(self.document, self.height, self.title, self.picture[1] if self.picture else "")
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         # A renderer that shows no HTML may still show the picture (image/png).
@@ -60,14 +63,19 @@ def _choice(name, value, allowed):
     return value
 
 
-def _lab(data, *, step, height, lang, theme, name):
+def _state(*, step=None, height, lang, theme):
+    """The state keys the arguments set, after checking them and the output's height."""
     if height is not None and (isinstance(height, bool) or not isinstance(height, int) or not 200 <= height <= 4000):
         raise ValueError(f"height: expected a whole number of pixels from 200 to 4000, or None (the content's); "
                          f"got {height!r}")
-    state = {key: value for key, value in (("step", _choice("step", step, _limits.STEPS)),
-                                           ("lang", _choice("lang", lang, _limits.LANGUAGES)),
-                                           ("theme", _choice("theme", theme, _limits.THEMES)))
-             if value is not None}
+    return {key: value for key, value in (("step", _choice("step", step, _limits.STEPS)),
+                                          ("lang", _choice("lang", lang, _limits.LANGUAGES)),
+                                          ("theme", _choice("theme", theme, _limits.THEMES)))
+            if value is not None}
+
+
+def _lab(data, *, step, height, lang, theme, name):
+    state = _state(step=step, height=height, lang=lang, theme=theme)
     return Lab(_page.document(_page.payload(data, state, name)), height, _picture.picture(data, lang))
 
 
@@ -115,8 +123,44 @@ def show_mha(module, query, key=None, value=None, *, tokens=None, key_tokens=Non
     return _lab(data, step=step, height=height, lang=lang, theme=theme, name="show_mha(module, …)")
 
 
+def _ablate_link(ablate, model):
+    """(layer, head) pairs as the link's ablate= ("1.2,0.3"), each a head the model has."""
+    try:
+        heads = [tuple(h) for h in ablate]
+    except TypeError:
+        heads = None
+    if heads is None or any(len(h) != 2 or any(isinstance(i, bool) or not isinstance(i, numbers.Integral) for i in h) for h in heads):
+        raise TypeError(f"ablate: expected (layer, head) pairs of whole numbers, e.g. [(1, 0)]; got {ablate!r}")
+    for layer, head in heads:
+        if not (0 <= layer < model["layers"] and 0 <= head < model["heads"]):
+            raise ValueError(f"ablate: the model has {model['layers']} layers of {model['heads']} heads (layer 0 to "
+                             f"{model['layers'] - 1}, head 0 to {model['heads'] - 1}); got ({layer}, {head})")
+    return ",".join(f"{layer}.{head}" for layer, head in heads)
+
+
+def show_model(text, *, ablate=(), height=None, lang=None, theme=None):
+    """The lab's trained language model (docs/model.md) reading `text`, as the site's view=model
+    shows it with text= and ablate= in its link: every head's attention map over the text, the
+    next character's predictions, the loss at each character and how much each head matters,
+    with the heads in `ablate` ((layer, head) pairs) switched off (their output zeroed). In the
+    page, attentionLab.experiment() gives those numbers. text: a str of at most 2048 bytes of
+    UTF-8; the model reads its first 128 characters (its context), and characters it does not
+    know as "�", and says so. The other arguments are show()'s. Raises TypeError or ValueError
+    naming the argument.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text: expected a str; got {type(text).__name__}")
+    size = len(text.encode("utf-8", errors="surrogatepass"))
+    if size > _limits.MAX_TEXT_BYTES:
+        raise ValueError(f"text: expected at most {_limits.MAX_TEXT_BYTES} bytes of UTF-8; got {size}")
+    state = _state(height=height, lang=lang, theme=theme)
+    state.update(view="model", text=text, ablate=_ablate_link(ablate, _page.model_report()["model"]))
+    return Lab(_page.document(_page.model_payload(state)), height,
+               title="Attention Lab: a trained language model's attention heads on a text")
+
+
 def save_html(path, *args, **kwargs):
     """Writes a lab as one standalone HTML file that works from file://: save_html(path, lab)
-    for a Lab that show() or show_mha() returned, or save_html(path, q, k, v, **show's arguments)."""
+    for a Lab that show(), show_mha() or show_model() returned, or save_html(path, q, k, v, **show's arguments)."""
     lab = args[0] if len(args) == 1 and not kwargs and isinstance(args[0], Lab) else show(*args, **kwargs)
     return lab.save(path)

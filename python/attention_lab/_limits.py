@@ -15,6 +15,9 @@ MAX_CUSTOM_SCALE = 1000.0
 # attn::io::Limits, src/io/contract.h: what the contract's parser accepts.
 MAX_TENSOR_ELEMENTS = 1 << 24
 
+# lab::Limits, src/state/state.h: view=model's text, in bytes of UTF-8.
+MAX_TEXT_BYTES = 2048
+
 # src/model/load.cpp: an axis label, not a paragraph.
 MAX_TOKEN_BYTES = 40
 

@@ -93,6 +93,20 @@ def payload(data, state, name):
             "state": state}
 
 
+# view=model's files, as the site serves them beside its page (web/page.js fetches them).
+MODEL_FILES = ("model/tiny-lm.bin", "model/report.json")
+
+
+def model_report():
+    """The shipped model's report (docs/model.md): its shape and its heads' scores."""
+    return json.loads(_site_file(MODEL_FILES[1]))
+
+
+def model_payload(state):
+    """boot.js's payload for view=model: the app and the model's files, nothing to load."""
+    return {**_app(), "files": {name: pack(_site_file(name)) for name in MODEL_FILES}, "state": state}
+
+
 def _inline_script(match):
     text = _site_file(match.group(1)).decode("utf-8")
     if "</script" in text.lower():

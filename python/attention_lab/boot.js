@@ -10,8 +10,11 @@
 //                     {shape, dtype: "float32" | "bool", data: gzip + base 85; float32 values
 //                      little-endian in four byte planes}};
 //           layered: whether to load {"layers": [request, ...]} rather than one request;
-//           options: attentionLab.load()'s (tokens, head, layer, name); state: setState()'s}.
-// window.labNotebook.loaded resolves to load()'s answer ({notes} or {error}) once shown.
+//           options: attentionLab.load()'s (tokens, head, layer, name); state: setState()'s;
+//           files: {name: gzip + base 85} of files the page would fetch beside it (view=model's
+//                  model/tiny-lm.bin and model/report.json), in place of tensors to load}.
+// window.labNotebook.loaded resolves to load()'s answer ({notes} or {error}) once shown ({}
+// where nothing is loaded).
 'use strict';
 (function () {
   const payload = JSON.parse(document.getElementById('lab-payload').textContent);
@@ -32,11 +35,12 @@
     return bytes;
   }
 
-  async function unpack(text) {
-    const bytes = base85(text);
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-    return new Response(stream).arrayBuffer();
-  }
+  const unpacked = (text) => new Response(new Blob([base85(text)]).stream().pipeThrough(new DecompressionStream('gzip')));
+  const unpack = (text) => unpacked(text).arrayBuffer();
+
+  // The page's fetch() of a file beside it (page.js) asks here first: a Response for a file
+  // this document carries, undefined for any other.
+  window.labBundledFile = (name) => (payload.files && Object.hasOwn(payload.files, name) ? unpacked(payload.files[name]) : undefined);
 
   // Flat C-order values as the contract's nested arrays.
   function nest(values, shape, axis = 0, offset = 0) {
@@ -84,7 +88,8 @@
   window.labNotebook = { loaded: new Promise((resolve) => { loaded = resolve; }) };
 
   window.labBundle = async function (Module) {
-    const [script, wasm, data] = await Promise.all([unpack(payload.app), unpack(payload.wasm), request()]);
+    const [script, wasm, data] = await Promise.all([unpack(payload.app), unpack(payload.wasm),
+                                                    payload.tensors ? request() : null]);
     Module.wasmBinary = wasm;
     // The SIMD128 kernel: attention-relaxed.wasm would be one more file to carry in every
     // output for a speed a notebook's sizes do not need.
@@ -97,7 +102,7 @@
       // The state first (a load keeps the step, theme and language): the load's note is then in
       // the language asked for, and no change after it hides it at once (load.js).
       api.setState(payload.state);
-      loaded(api.load(data, { ...payload.options, link: false }));
+      loaded(data ? api.load(data, { ...payload.options, link: false }) : {});
     });
     return URL.createObjectURL(new Blob([script], { type: 'text/javascript' }));
   };

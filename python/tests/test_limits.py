@@ -37,6 +37,7 @@ def test_limits_are_the_labs():
     assert _limits.MAX_BATCH_SCORES == constant("state/state.h", "max_batch_scores")
     assert _limits.MAX_VALUE == constant("state/state.h", "max_value")
     assert _limits.MAX_CUSTOM_SCALE == constant("state/state.h", "max_custom_scale")
+    assert _limits.MAX_TEXT_BYTES == constant("state/state.h", "max_text_bytes")
     assert _limits.MAX_TENSOR_ELEMENTS == constant("io/contract.h", "max_tensor_elements")
     assert f"size() > {_limits.MAX_TOKEN_BYTES})" in (SRC / "model/load.cpp").read_text()
 

@@ -174,3 +174,30 @@ def test_the_picture_speaks_the_labs_language():
     text = attention_lab.show(q, k, v, head=1, lang="es")._repr_html_()
     assert "cabeza 1 de 2" in text and "las filas son las consultas (0 a 2)" in text and "Trust Notebook" in text
     assert "Trust the notebook" in attention_lab.show(q, k, v, lang="auto")._repr_html_()
+
+
+def test_show_model_carries_the_models_files_and_sets_the_views_keys():
+    text = "El gato duerme. El gato duerme."
+    lab = attention_lab.show_model(text, ablate=[(1, 0), (0, np.int64(3))], lang="es")
+    p = payload(lab.document)
+    assert "tensors" not in p
+    assert p["state"] == {"view": "model", "text": text, "ablate": "1.0,0.3", "lang": "es"}
+    # The page fetches nothing: the weights and report are the site's, inside the document.
+    for name in ("model/tiny-lm.bin", "model/report.json"):
+        assert unpack(p["files"][name]) == (SITE / name).read_bytes()
+    assert not re.search(r'\s(src|href)="(?!data:)', lab.document), "an address to fetch"
+
+
+@pytest.mark.parametrize("arguments, error, says", [
+    ({"text": b"bytes"}, TypeError, "text: expected a str; got bytes"),
+    ({"text": "ñ" * 1025}, ValueError, "text: expected at most 2048 bytes of UTF-8; got 2050"),
+    ({"text": "a", "ablate": "1.0"}, TypeError, "ablate: expected (layer, head) pairs"),
+    ({"text": "a", "ablate": [(1, 0, 2)]}, TypeError, "ablate: expected (layer, head) pairs"),
+    ({"text": "a", "ablate": [(1, 4)]}, ValueError, "ablate: the model has 2 layers of 4 heads"),
+    ({"text": "a", "ablate": [(-1, 0)]}, ValueError, "got (-1, 0)"),
+    ({"text": "a", "height": 50}, ValueError, "height:"),
+])
+def test_show_model_names_the_argument_at_fault(arguments, error, says):
+    with pytest.raises(error) as raised:
+        attention_lab.show_model(**arguments)
+    assert says in str(raised.value)

@@ -170,6 +170,36 @@ json.dump({"q": q.tolist(), "k": k.tolist(), "v": v.tolist()}, open(sys.argv[2],
   await page.close();
 });
 
+test('show_model() writes a page that shows the trained model on the text, from a file, with the native numbers', async () => {
+  const trainModel = process.env.ATTN_TRAIN_MODEL || path.join(root, 'build/native/attention-train-model');
+  const text = 'The cat sat on the mat. The cat sat on the mat.';
+  const file = path.join(work, 'model.html');
+  run(venvPython, ['-c', `
+import sys
+import attention_lab
+attention_lab.save_html(sys.argv[1], attention_lab.show_model(sys.argv[2], ablate=[(1, 0), (0, 3)]))`, file, text]);
+  const page = await browser.context.newPage();
+  const fetched = [];
+  page.on('request', (request) => fetched.push(request.url()));
+  await page.goto(pathToFileURL(file).href);
+  assert.deepEqual(await page.evaluate(() => window.labNotebook.loaded), {}, 'nothing loaded but the model');
+  const e = await until(page, () => { const e = window.attentionLab.experiment(); return (e?.tokens || e?.error) && e; });
+  assert.equal(e.error, undefined);
+  assert.equal(e.text, text);
+  assert.deepEqual(e.ablate, [[0, 3], [1, 0]]);
+  // The same weights (the package's copy of the site's) through the native forward pass.
+  const n = JSON.parse(run(trainModel, ['dump', '--weights', path.join(root, 'web/model/tiny-lm.bin'), '--text', text,
+                                        '--ablate', '1.0,0.3'], { maxBuffer: 1 << 28 }));
+  assert.equal(e.tokens.join(''), text);
+  assert.equal(e.tokens.length, n.tokens.length);
+  const heads = e.maps[0].length;
+  e.maps.forEach((layer, l) => layer.forEach((map, h) => assertClose(map, n.maps[l * heads + h], 1e-5, `head ${l}.${h}`)));
+  n.loss.forEach((loss, i) => assert.ok(Math.abs(e.loss[i] - loss) < 1e-4, `loss at ${i}: ${e.loss[i]} against ${loss}`));
+  assert.equal(e.loss.at(-1), null);
+  assert.deepEqual(fetched.filter((url) => !url.startsWith('file:') && !url.startsWith('blob:')), [], 'the page fetched something');
+  await page.close();
+});
+
 // [the classic Notebook server] Debian's jupyter-notebook on a free port of this machine, its
 // kernels found through the test's JUPYTER_PATH (the venv's), serving the test's folder.
 let server;
