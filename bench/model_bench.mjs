@@ -47,13 +47,14 @@ function watchKeystrokes() {
 }
 
 // The milliseconds from the last keystroke's first event to the end of the first frame drawn
-// after the text became `text`.
+// after the text became `text` (total), and to that change (the frame that took the key, made
+// the change and computed the model's numbers for it: change).
 const keystrokeMs = (page, text) => until(page, (text) => {
   const k = window.__keys, f = window.__drawnFrames;
   const change = k.changes.find((c) => c.text === text);
   if (!change || !(f.lastDrawnStart > change.t)) return null;
   const down = k.down.filter((d) => d.t <= change.t).pop();
-  return down ? f.lastDrawnEnd - down.t : null;
+  return down ? { total: f.lastDrawnEnd - down.t, change: change.t - down.t } : null;
 }, text, { timeout: 120000 });
 
 async function typing(page, { focus, key }) {
@@ -173,9 +174,9 @@ try {
   results.download_slow = await download(server, SLOW_LINK);
   say(`download, slow link: ${JSON.stringify(results.download_slow)}`);
   results.keystroke_laptop = await laptopTyping(server);
-  say(`keystroke → maps, laptop: ${results.keystroke_laptop.map(ms).join(', ')}`);
+  say(`keystroke → maps, laptop: ${results.keystroke_laptop.map((k) => `${ms(k.total)} (${ms(k.change)} to the change)`).join(', ')}`);
   results.keystroke_phone = await phoneTyping(server);
-  say(`keystroke → maps, phone: ${results.keystroke_phone.map(ms).join(', ')}`);
+  say(`keystroke → maps, phone: ${results.keystroke_phone.map((k) => `${ms(k.total)} (${ms(k.change)} to the change)`).join(', ')}`);
 } finally {
   await server.close();
 }
@@ -183,11 +184,15 @@ results.load_average_after = os.loadavg();
 
 const kB = (bytes) => (bytes / 1000).toFixed(1) + ' kB';
 const open = (key) => ms(median(results.opening.map((o) => o[key])));
+// The median and range of the keystrokes' totals, and the median of their time to the change.
+const keys = (times) => {
+  const totals = times.map((k) => k.total);
+  return `${ms(median(totals))} (${ms(Math.min(...totals))}–${ms(Math.max(...totals))}); to the change ${ms(median(times.map((k) => k.change)))}`;
+};
 const rows = [
   [`keystroke → maps on screen, ${CONTEXT - KEYSTROKES + 1}–${CONTEXT} characters, 1280 × 800 (median of ${KEYSTROKES}; range)`,
-   `${ms(median(results.keystroke_laptop))} (${ms(Math.min(...results.keystroke_laptop))}–${ms(Math.max(...results.keystroke_laptop))})`],
-  [`the same, 390 × 844 touch, CPU slowed ${PHONE_CPU_SLOWDOWN}×`,
-   `${ms(median(results.keystroke_phone))} (${ms(Math.min(...results.keystroke_phone))}–${ms(Math.max(...results.keystroke_phone))})`],
+   keys(results.keystroke_laptop)],
+  [`the same, 390 × 844 touch, CPU slowed ${PHONE_CPU_SLOWDOWN}×`, keys(results.keystroke_phone)],
   ...MODEL_FILES.map((f) => [`${f}: size; download, local server / slow 4G (1.6 Mbit/s, 150 ms)`,
                              `${kB(results.download_local[f].bytes)}; ${ms(results.download_local[f].ms)} / ${ms(results.download_slow[f].ms)}`]),
   [`view=model opened from the walkthrough → its first frame (median of ${LOADS})`, open('first_frame')],
