@@ -179,7 +179,7 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   spec.highlight_row = chosen ? ui.model_position : -1;
   spec.version = mv.version();
   const float scale = ui_scale();
-  spec.height = std::min(ImGui::GetContentRegionAvail().x, 560 * scale);
+  spec.height = std::min(ImGui::GetContentRegionAvail().x, 520 * scale);
   const HeatmapHit hit = map(ui, lab, "model head", spec);
   if (hit.clicked && hit.row >= 0) ui.model_position = hit.row;
 }
