@@ -8,6 +8,7 @@
 //                                              events (docs/embed.md) mark the check done
 //   <span data-cite data-figure="fig-id" data-path="weights/2/2">   a number the figure computes:
 //                                              the entry at that path of its trace()
+//        … data-read="experiment" …              of its experiment() instead (view=model's numbers)
 //   <span data-calc="sqrt 512">                  a number from a formula ([arithmetic] below)
 //
 // Cited numbers are read from the figure they sit beside, when it starts (tests/e2e/lesson.test.mjs
@@ -202,15 +203,24 @@
   // Each cited number is an entry of its figure's own trace() (the element's read of its
   // instance, embed.js), filled in once that figure has started: the number on the page is the
   // one the figure shows, computed once.
-  const cited = new Map();  // figure id -> its spans
+  // view=model's experiment() says it is loading until the model's weights arrive (fetched when
+  // the figure starts): asked again after a pause until they have, or have failed.
+  const pause = ms => new Promise(done => setTimeout(done, ms));
+  const experiment = figure => figure.experiment().then(e =>
+    (e && e.status === 'loading' ? pause(250).then(() => experiment(figure)) : e));
+  const READS = { trace: figure => figure.trace(), experiment };
+  const cited = new Map();  // "figure id read" -> its spans
   for (const span of document.querySelectorAll('[data-cite]')) {
     const figure = document.getElementById(span.dataset.figure);
     if (!figure || figure.localName !== 'attention-lab') throw new Error(`lesson: no figure ${span.dataset.figure} to cite`);
-    if (!cited.has(figure)) cited.set(figure, []);
-    cited.get(figure).push(span);
+    const read = span.dataset.read || 'trace';
+    if (!READS[read]) throw new Error(`lesson: data-read "${read}"`);
+    const key = `${figure.id} ${read}`;
+    if (!cited.has(key)) cited.set(key, { figure, read, spans: [] });
+    cited.get(key).spans.push(span);
     span.textContent = '…';
   }
-  const reads = [...cited].map(([figure, spans]) => figure.trace().then(trace => {
+  const reads = [...cited.values()].map(({ figure, read, spans }) => READS[read](figure).then(trace => {
     for (const span of spans) {
       const value = span.dataset.path.split('/').reduce((at, key) => (at == null ? at : at[key]), trace);
       if (typeof value !== 'number') throw new Error(`lesson: ${span.dataset.figure} has no number at ${span.dataset.path}`);

@@ -79,6 +79,10 @@ void ModelView::deliver(const std::string& weights, const std::string& report, c
 }
 
 void ModelView::update(const State& s) {
+  if (s.open_head != open_head_) {
+    open_head_ = s.open_head;
+    json_.clear();
+  }
   if (!model_) {
     if (computed_ || !json_.empty()) ++version_;
     computed_ = false;
@@ -120,20 +124,36 @@ void ModelView::compute(const State& s) {
     r.matters.push_back(off[std::size_t(h)] ? as_set - other : other - as_set);
   }
   r.period = repeat_period(tokens, m.vocab.encode(" ").front());
+  if (r.period && int(tokens.size()) >= r.period + 2) r.copy = lm::copy_loss(r.analysis.loss, r.period);
   for (const attn::Matrix& map : r.analysis.maps) {
     r.previous_token.push_back(map.rows() > 1 ? lm::previous_token_score(map) : 0.0);
     if (r.period) r.induction.push_back(lm::induction_score(map, r.period));
   }
 }
 
-std::string ModelView::ablate_error() const {
-  if (!model_ || result_.unknown_heads.empty()) return "";
-  const train::Config& c = model_->config;
+namespace {
+// "ablate=4.0 names no head of the model: …": `key`'s heads that `m` has not, or "".
+std::string no_such_heads(const lm::LanguageModel* m, const char* key, const std::vector<std::pair<int, int>>& unknown) {
+  if (!m || unknown.empty()) return "";
+  const train::Config& c = m->config;
   std::string heads;
-  for (const auto& [layer, head] : result_.unknown_heads)
+  for (const auto& [layer, head] : unknown)
     heads += (heads.empty() ? "" : ",") + std::to_string(layer) + "." + std::to_string(head);
-  return i18n::format(tr("ablate=%s names no head of the model: it has %d layers of %d heads (0.0 to %d.%d)"),
+  return i18n::format(tr("%s=%s names no head of the model: it has %d layers of %d heads (0.0 to %d.%d)"), key,
                       heads.c_str(), c.layers, c.heads, c.layers - 1, c.heads - 1);
+}
+}  // namespace
+
+std::string ModelView::ablate_error() const { return no_such_heads(model_.get(), "ablate", result_.unknown_heads); }
+
+std::string ModelView::open_head_error() const {
+  return open_head_ && open_head() < 0 ? no_such_heads(model_.get(), "head", {*open_head_}) : "";
+}
+
+int ModelView::open_head() const {
+  if (!model_ || !open_head_) return -1;
+  const auto [layer, head] = *open_head_;
+  return layer < model_->config.layers && head < model_->config.heads ? layer * model_->config.heads + head : -1;
 }
 
 std::vector<ModelView::Prediction> ModelView::top(int position, int count) const {
@@ -210,12 +230,15 @@ std::string ModelView::json() const {
   }
   out["scores"] = scores;
   out["period"] = r.period;
+  if (r.copy) out["copy_loss"] = {{"first", r.copy->first}, {"second", r.copy->second}};
   const auto pairs = [](const std::vector<std::pair<int, int>>& heads) {
     Json list = Json::array();
     for (const auto& [layer, head] : heads) list.push_back({layer, head});
     return list;
   };
   out["ablate"] = pairs(r.ablate);
+  out["head"] = open_head() >= 0 ? Json{open_head_->first, open_head_->second} : Json(nullptr);
+  if (open_head_ && open_head() < 0) out["unknown_head"] = Json{open_head_->first, open_head_->second};
   if (!r.unknown_heads.empty()) out["unknown_heads"] = pairs(r.unknown_heads);
   if (!report_error_.empty()) out["report_error"] = report_error_;
   return json_ = out.dump();

@@ -11,10 +11,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "head_scores.h"  // lm::CopyLoss
 #include "language_model.h"
 #include "state.h"
 
@@ -65,16 +67,24 @@ class ModelView {
     // head's induction score on it; period 0 otherwise.
     int period = 0;
     std::vector<double> induction;
+    // With a period and a character of each copy to score (t of two characters or more): the
+    // mean loss on each copy (lm::copy_loss: the same characters of both,
+    // each copy's first left out), as the report's copying effect is measured.
+    std::optional<lm::CopyLoss> copy;
   };
   const Result& result() const { return result_; }
   // The sentence naming the state's heads that the model has not ("" when there are none), in
-  // the interface's language.
+  // the interface's language: ablate='s, and head='s (the head opened large).
   std::string ablate_error() const;
+  std::string open_head_error() const;
+  // The state's head opened large (head=) as layer × heads + head; -1 when none is open or the
+  // model has no such head.
+  int open_head() const;
   // Changes whenever the result does (for the maps' textures).
   std::uint64_t version() const { return version_; }
 
   // attentionLab.experiment() in view=model (docs/contract.md): {view, tokens, maps,
-  // predictions, loss, scores, ablate, …}, or {view, status} while loading, {view, error}.
+  // predictions, loss, scores, ablate, head, …}, or {view, status} while loading, {view, error}.
   std::string json() const;
   // The most likely next characters at a position, most likely first.
   struct Prediction {
@@ -102,6 +112,7 @@ class ModelView {
   std::vector<HeadReport> report_;
   std::string text_;  // what result_ was computed from
   std::vector<std::pair<int, int>> ablate_;
+  std::optional<std::pair<int, int>> open_head_;  // the state's, as update() last saw it
   bool computed_ = false;
   Result result_;
   std::uint64_t version_ = 0;

@@ -19,6 +19,7 @@ enum class QuestionKind {
   tiled_memory,    // MiB of the n × n score matrix, or of a tiled kernel's running state
   grouped_kv,      // the shape of K when query heads share key/value heads
   score_gradient,  // the gradient reaching a scaled row's winning score, against the unscaled row's
+  induction_key,   // the key an induction head looks at, from a character of a text's second copy
 };
 // Each kind's name, in QuestionKind's order: in question ids, the page API's "kind" and the
 // link's `ask`. A new kind is an enumerator and a name here, and its row in practice.cpp's
@@ -27,6 +28,6 @@ inline constexpr const char* kKindNames[] = {"largest_weight", "weight",       "
                                              "masked_weight",  "shape",        "spread",
                                              "fill_pitfall",   "stable_softmax", "saturation",
                                              "score",          "online_softmax", "tiled_memory",
-                                             "grouped_kv",     "score_gradient"};
+                                             "grouped_kv",     "score_gradient", "induction_key"};
 
 }  // namespace practice

@@ -483,6 +483,37 @@ Question grouped_kv(std::uint32_t seed) {
   return q;
 }
 
+// A word of distinct letters typed twice, w + " " + w (period L = its length + 1), and a
+// character i of the second copy: the key an induction head looks at is i − L + 1, the
+// character that followed the same character in the first copy (docs/model.md's induction
+// score); i − L, the same character, is the answer of a head that matches but does not copy.
+Question induction_key(std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::string letters = "bcdfghjklmnpqrstvwxz";
+  std::shuffle(letters.begin(), letters.end(), rng);
+  const std::string word = letters.substr(0, 5 + rng() % 4);
+  const std::string text = word + " " + word;
+  const int period = int(word.size()) + 1, n = int(text.size());
+  // Any character of the second copy but its last (whose key would be the space).
+  const int i = period + int(rng() % std::uint32_t(n - 1 - period));
+  const int key = i - period + 1;
+  Question q;
+  q.text = i18n::format(tr("The model reads \"%s\": a word typed twice. Counting positions from 0, the second copy's "
+                           "\"%c\" is at position %d. Which position does an induction head look at from there?"),
+                        text.c_str(), text[std::size_t(i)], i);
+  q.expected = {double(key)};
+  q.tolerance = 0;
+  q.expected_text = std::to_string(key);
+  q.explanation = i18n::format(tr("One copy and its space are L = %d characters, so position %d holds the same "
+                                  "character as position %d − %d = %d in the first copy. What came after it there, "
+                                  "at %d − %d + 1 = %d, is \"%c\": the head looks there, and its value carries \"%c\" "
+                                  "forward as the prediction of the next character. To find it, the key at %d must "
+                                  "know the character before it: a head of an earlier layer put it there."),
+                               period, i, i, period, i - period, i, period, key, text[std::size_t(key)],
+                               text[std::size_t(key)], key);
+  return q;
+}
+
 // Reads the numbers of an answer: a number, an array of numbers, or text holding numbers.
 bool numbers_of(const nlohmann::json& answer, std::vector<double>& out, std::string& error) {
   auto add = [&](const nlohmann::json& x) {
@@ -529,6 +560,7 @@ constexpr KindRow kKinds[] = {
     {QuestionKind::tiled_memory, [](const Live&, std::uint32_t seed, int n) { return tiled_memory(seed, n); }},
     {QuestionKind::grouped_kv, [](const Live&, std::uint32_t seed, int) { return grouped_kv(seed); }},
     {QuestionKind::score_gradient, [](const Live&, std::uint32_t seed, int) { return score_gradient(seed); }},
+    {QuestionKind::induction_key, [](const Live&, std::uint32_t seed, int) { return induction_key(seed); }},
 };
 
 // QuestionKind's values index the table, and every kind has a name.

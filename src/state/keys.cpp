@@ -64,6 +64,26 @@ std::string read_matrix(State& s, Reading& r) {
                           double(Limits::max_value));
 }
 
+// view=model's heads (ablate, head) as "1.2": layer and head. Whether the model has the head is
+// the model's to say (ModelView), so a link checks only the form.
+bool read_model_head(std::string_view t, std::pair<int, int>& out) {
+  const auto parts = split(t, '.');
+  long layer = 0, head = 0;
+  if (parts.size() != 2 || !parse_int(parts[0], 0, Limits::max_heads - 1, layer) ||
+      !parse_int(parts[1], 0, Limits::max_heads - 1, head))
+    return false;
+  out = {int(layer), int(head)};
+  return true;
+}
+std::string model_head_text(const std::pair<int, int>& h) {
+  return std::to_string(h.first) + "." + std::to_string(h.second);
+}
+// The head key writes the model's open head, unless loaded data's heads are what it names (the
+// walkthrough showing loaded data of several heads, outside view=model).
+bool writes_open_head(const State& s) {
+  return s.open_head && (s.view == View::model || loaded_head_count(s) < 2);
+}
+
 template <auto F>
 std::string whole_text(const State& s) {
   return std::to_string(s.*F);
@@ -215,18 +235,33 @@ const Key kKeys[] = {
      keep<&S::query>, false},
     {"batch", [](S& s, R& r) { return read_row(r, s.batch); }, whole_text<&S::batch>, changed<&S::batch>,
      keep<&S::batch>, false},
-    // The shown head of loaded data, for the page API only: a link does not keep the data.
+    // Two heads by their form: layer.head is view=model's head opened large (in a link; empty
+    // closes it), a plain number the shown head of loaded data (for the page API only: a link
+    // does not keep the data).
     {"head",
      [](S& s, R& r) {
+       if (r.value.empty()) {
+         s.open_head.reset();
+         return std::string();
+       }
+       if (r.value.find('.') != std::string::npos) {
+         std::pair<int, int> head;
+         if (!read_model_head(r.value, head)) return r.expected(N_("a head of view=model as layer.head, e.g. 1.2"));
+         s.open_head = head;
+         return std::string();
+       }
        const int count = loaded_head_count(s);
        int head = 0;
-       if (count < 2) return r.expected(N_("loaded data with several heads"));
+       if (count < 2) return r.expected(N_("layer.head (view=model), or loaded data with several heads"));
        if (!r.whole(0, count - 1, head)) return r.expected(N_("a head from 0 to %d"), count - 1);
        show_head(s, head);
        return std::string();
      },
-     whole_text<&S::head>, [](const S& s, const S&, bool all) { return all && loaded_head_count(s) > 1; },
-     keep<&S::head>, true},
+     [](const S& s) { return writes_open_head(s) ? model_head_text(*s.open_head) : std::to_string(s.head); },
+     [](const S& s, const S& base, bool all) {
+       return writes_open_head(s) ? s.open_head != base.open_head : all && loaded_head_count(s) > 1;
+     },
+     keep<&S::head, &S::open_head>, true},
     {"view", [](S& s, R& r) { return read_name(r, s.view); },
      name_text<&S::view>, changed<&S::view>, keep<&S::view>, false},
     {"theme", [](S& s, R& r) { return read_name(r, s.theme); }, name_text<&S::theme>,
@@ -314,24 +349,11 @@ const Key kKeys[] = {
      [](const S& s) { return s.text; }, changed<&S::text>, keep<&S::text>, false},
     {"ablate",
      [](S& s, R& r) {
-       auto head = [](std::string_view t, std::pair<int, int>& out) {
-         const auto parts = split(t, '.');
-         long layer = 0, head = 0;
-         if (parts.size() != 2 || !parse_int(parts[0], 0, Limits::max_heads - 1, layer) ||
-             !parse_int(parts[1], 0, Limits::max_heads - 1, head))
-           return false;
-         out = {int(layer), int(head)};
-         return true;
-       };
-       return parse_list(r.value, std::size_t(Limits::max_ablate), s.ablate, head)
+       return parse_list(r.value, std::size_t(Limits::max_ablate), s.ablate, read_model_head)
                   ? ""
                   : r.expected(N_("heads as layer.head separated by commas, e.g. 1.2,0.3"));
      },
-     [](const S& s) {
-       return list_text(s.ablate, [](const std::pair<int, int>& h) {
-         return std::to_string(h.first) + "." + std::to_string(h.second);
-       });
-     },
+     [](const S& s) { return list_text(s.ablate, model_head_text); },
      changed<&S::ablate>, keep<&S::ablate>, false},
 };
 

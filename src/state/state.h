@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -130,6 +131,8 @@ struct State {
   // model's to say (its weight file), so the link checks only the form.
   std::string text = kModelText;
   std::vector<std::pair<int, int>> ablate;
+  // view=model's head opened large (layer, head), or none; like ablate, checked only in form.
+  std::optional<std::pair<int, int>> open_head;
 
   int batches() const { return pad.empty() ? 1 : int(pad.size()); }
   bool projected() const { return kind == Attention::self && project; }

@@ -78,9 +78,9 @@ struct Memory {
   bool header_narrow = false;
   bool show_inputs = false;
   int shown_view = -1, shown_step = -1, shown_query = -1;
-  // view=model (experiments/model.cpp): the head opened large (layer × heads + head; -1: none),
-  // the chosen character (-1: none), and the heads' small maps.
-  int model_head = -1, model_position = -1;
+  // view=model (experiments/model.cpp): the chosen character (-1: none) and the heads' small
+  // maps (the head opened large is the state's, head=).
+  int model_position = -1;
   std::map<int, render::Heatmap> model_maps;
   // The frame's requests (requests.h) as the panels make them; draw() hands them out, so that
   // nothing here outlives its frame.

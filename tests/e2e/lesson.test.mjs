@@ -1,5 +1,5 @@
 // The lesson (web/lesson.html, web/leccion.html) as a student uses it: the numbers its text
-// cites against the trace() of the figure beside them, the Spanish page against the English one,
+// cites against the trace() (or experiment()) of the figure beside them, the Spanish page against the English one,
 // and the reader's progress across a reload. The walk through every chapter by touch and by
 // mouse is lesson_walk.test.mjs.
 import test from 'node:test';
@@ -39,13 +39,16 @@ for (const [file, lang] of [['lesson.html', 'en'], ['leccion.html', 'es']]) {
     }
     await until(page, () => document.documentElement.dataset.cited === 'true');
     const cites = await page.evaluate(() => [...document.querySelectorAll('[data-cite]')].map(span => ({
-      figure: span.dataset.figure, path: span.dataset.path, value: Number(span.dataset.value), text: span.textContent })));
+      figure: span.dataset.figure, read: span.dataset.read || 'trace', path: span.dataset.path,
+      value: Number(span.dataset.value), text: span.textContent })));
     assert.ok(cites.length >= 10, `${cites.length} cited numbers`);
+    // Each figure's own read: trace(), or experiment() (view=model's numbers).
     const traces = new Map();
     for (const cite of cites) {
-      if (!traces.has(cite.figure)) traces.set(cite.figure, await (await instance(page, cite.figure)).evaluate(() => window.attentionLab.trace()));
-      const shown = cite.path.split('/').reduce((at, key) => at[key], traces.get(cite.figure));
-      assert.equal(typeof shown, 'number', `${cite.figure} ${cite.path} is a number in the figure's trace`);
+      const key = `${cite.figure} ${cite.read}`;
+      if (!traces.has(key)) traces.set(key, await (await instance(page, cite.figure)).evaluate(read => window.attentionLab[read](), cite.read));
+      const shown = cite.path.split('/').reduce((at, key) => at[key], traces.get(key));
+      assert.equal(typeof shown, 'number', `${cite.figure} ${cite.path} is a number in the figure's ${cite.read}()`);
       assert.ok(Math.abs(cite.value - shown) <= 1e-6 * Math.max(1, Math.abs(shown)),
                 `${cite.figure} ${cite.path}: the text computed ${cite.value}, the figure shows ${shown}`);
       // The words read the same number, written as the figures write it in both languages: a

@@ -100,6 +100,12 @@ export function answers(q, example, query, keyIndex) {
       const want = a[top] * (g[top] - mean);
       return { right: want, wrong: want + 0.05 };
     }
+    case 'induction_key': {  // "reads "w w" … position I": the key after the same character's first occurrence
+      const text = /["«]([^"»]+)["»]/.exec(q.text)[1];
+      const i = Number(/(?:position|posición) (\d+)/.exec(q.text)[1]);
+      const first = text.indexOf(text[i]);
+      return { right: first + 1, wrong: first };
+    }
     default:
       throw new Error(`a kind this test does not know: ${q.kind}`);
   }

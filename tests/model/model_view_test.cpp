@@ -111,8 +111,11 @@ TEST(ModelView, TheJsonHasTheDocumentedShape) {
   const auto r = nlohmann::json::parse(report());
   EXPECT_EQ(j.at("scores")[6].at("label"), r.at("heads")[6].at("label"));
   EXPECT_EQ(j.at("scores")[6].at("induction"), r.at("heads")[6].at("induction_random"));
-  // "abc" + " " + "abc": a text typed twice, period 4.
+  // "abc" + " " + "abc": a text typed twice, period 4; each copy's mean loss over the same
+  // characters ("bc" of each: targets 1, 2 and 5, 6), from the losses above.
   EXPECT_EQ(j.at("period"), 4);
+  EXPECT_NEAR(j.at("copy_loss").at("first").get<double>(), (j.at("loss")[0].get<double>() + j.at("loss")[1].get<double>()) / 2, 1e-9);
+  EXPECT_NEAR(j.at("copy_loss").at("second").get<double>(), (j.at("loss")[4].get<double>() + j.at("loss")[5].get<double>()) / 2, 1e-9);
 }
 
 // "Open in the walkthrough": the state it opens holds the head's own Q and K, whose causal
@@ -161,6 +164,28 @@ TEST(ModelView, UnknownCharactersAndHeadsAreSaid) {
   EXPECT_EQ(mv.result().tokens[3], "\xEF\xBF\xBD");
   EXPECT_EQ(mv.result().ablate, (std::vector<std::pair<int, int>>{{0, 0}}));
   EXPECT_NE(mv.ablate_error().find("ablate=5.1,1.9"), std::string::npos) << mv.ablate_error();
+}
+
+// head= opens a head the model has; one it has not is said, naming the key and the value, and
+// experiment() gives the open head (or null) beside the unknown one.
+TEST(ModelView, TheOpenHeadIsTheStatesAndAnUnknownOneIsSaid) {
+  lab::State s = model_state("abc");
+  s.open_head = std::pair{1, 3};
+  lab::ModelView mv = delivered(s);
+  EXPECT_EQ(mv.open_head(), mv.model()->config.heads + 3);
+  EXPECT_EQ(mv.open_head_error(), "");
+  EXPECT_EQ(nlohmann::json::parse(mv.json()).at("head"), nlohmann::json::parse("[1, 3]"));
+  s.open_head = std::pair{4, 0};
+  mv.update(s);
+  EXPECT_EQ(mv.open_head(), -1);
+  EXPECT_NE(mv.open_head_error().find("head=4.0 names no head of the model"), std::string::npos) << mv.open_head_error();
+  const auto j = nlohmann::json::parse(mv.json());
+  EXPECT_TRUE(j.at("head").is_null());
+  EXPECT_EQ(j.at("unknown_head"), nlohmann::json::parse("[4, 0]"));
+  s.open_head.reset();
+  mv.update(s);
+  EXPECT_TRUE(nlohmann::json::parse(mv.json()).at("head").is_null());
+  EXPECT_EQ(nlohmann::json::parse(mv.json()).count("unknown_head"), 0u);
 }
 
 TEST(ModelView, AMissingOrTruncatedFileIsSaidAndNothingIsComputed) {

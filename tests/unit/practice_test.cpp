@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -219,6 +220,32 @@ TEST(Practice, GroupedKvShapeHasTheKeyValueHeads) {
     const std::string shape = std::to_string(kv) + "x" + std::to_string(tokens) + "x" + std::to_string(dk);
     expect_right_and_wrong(q, shape, std::to_string(heads) + "x" + std::to_string(tokens) + "x" + std::to_string(dk));
   }
+}
+
+// The induction head's key, from the question's own text: the position after the same
+// character's first occurrence (i − L + 1), not the occurrence itself (i − L).
+TEST(Practice, InductionKeyIsAfterTheFirstOccurrence) {
+  const Screen screen(false);
+  std::set<std::string> texts;
+  for (std::uint32_t seed = 0; seed < 8; ++seed) {
+    const practice::Question q = practice::make(practice::QuestionKind::induction_key, screen.live(), seed, 1);
+    // "… reads "w w": … the second copy's "c" is at position I. …"
+    const std::size_t open = q.text.find('"'), close = q.text.find('"', open + 1);
+    const std::string text = q.text.substr(open + 1, close - open - 1);
+    texts.insert(text);
+    const std::size_t space = text.find(' ');
+    ASSERT_NE(space, std::string::npos) << q.text;
+    ASSERT_EQ(text.substr(0, space), text.substr(space + 1)) << "a word typed twice: " << q.text;
+    const int i = int(numbers_in(q.text.substr(q.text.find("position "))).at(0));
+    const int period = int(space) + 1;
+    ASSERT_GE(i, period) << "in the second copy";
+    ASSERT_LT(i, int(text.size()) - 1);
+    // The first copy's occurrence of the same character (letters are distinct in the word).
+    const int first = int(text.find(text[std::size_t(i)]));
+    EXPECT_EQ(first, i - period);
+    expect_right_and_wrong(q, first + 1, first);
+  }
+  EXPECT_GT(texts.size(), 4u) << "Next question asks about another text";
 }
 
 // What scaling does to training: the gradient a(g − Σ aᵢgᵢ) reaching the top score, from the

@@ -90,7 +90,7 @@ TEST(StateFragment, EveryKeyRoundTripsThroughALink) {
       {"text", "text=a%20b%26c%23d%25", "text=a%20b%26c%23d%25"},
       {"ablate", "ablate=1.2,0.3", "ablate=0.3,1.2"},
   };
-  std::vector<std::string> listed{"head"};  // the shown head of loaded data: below
+  std::vector<std::string> listed{"head"};  // view=model's open head and loaded data's shown head: below
   for (const Case& c : cases) {
     listed.push_back(c.key);
     const auto r = lab::parse_fragment(c.link, defaults());
@@ -110,6 +110,38 @@ TEST(StateFragment, EveryKeyRoundTripsThroughALink) {
   ASSERT_EQ(head.notes.size(), 1u);
   EXPECT_NE(head.notes[0].find("loaded data with several heads"), std::string::npos) << head.notes[0];
   EXPECT_EQ(head.state.query, 1);
+}
+
+// [model] head=layer.head opens view=model's head: it round-trips through a link (plain and
+// complete) and the page API's pairs; a value not of that form is a note naming the key and the
+// value, and the rest applies; an empty value closes it.
+TEST(StateModel, OpenHeadThroughALink) {
+  const auto r = lab::parse_fragment("view=model&head=1.2", defaults());
+  EXPECT_TRUE(r.notes.empty()) << r.notes.front();
+  ASSERT_TRUE(r.state.open_head.has_value());
+  EXPECT_EQ(*r.state.open_head, (std::pair{1, 2}));
+  EXPECT_NE(("&" + lab::to_fragment(r.state) + "&").find("&head=1.2&"), std::string::npos) << lab::to_fragment(r.state);
+  for (bool complete : {false, true}) {
+    const auto back = lab::parse_fragment(lab::to_fragment(r.state, complete), defaults());
+    EXPECT_TRUE(back.notes.empty()) << complete;
+    EXPECT_EQ(back.state, r.state) << lab::to_fragment(r.state, complete);
+  }
+  const auto pairs = lab::state_pairs(r.state, true);
+  EXPECT_NE(std::find(pairs.begin(), pairs.end(), std::pair<std::string, std::string>{"head", "1.2"}), pairs.end());
+  // The key's order in a link does not matter: head before view reads the same.
+  EXPECT_EQ(lab::parse_fragment("head=1.2&view=model", defaults()).state, r.state);
+  for (const char* bad : {"1.x", "1.2.3", ".2", "1.99"}) {
+    const auto b = lab::parse_fragment(std::string("view=model&head=") + bad + "&query=1", defaults());
+    ASSERT_EQ(b.notes.size(), 1u) << bad;
+    EXPECT_NE(b.notes[0].find(std::string("head=") + bad + ": expected a head of view=model as layer.head"),
+              std::string::npos) << b.notes[0];
+    EXPECT_FALSE(b.state.open_head.has_value()) << bad;
+    EXPECT_EQ(b.state.query, 1);
+  }
+  const auto closed = lab::parse_fragment("head=", r.state, true);
+  EXPECT_TRUE(closed.notes.empty());
+  EXPECT_FALSE(closed.state.open_head.has_value());
+  EXPECT_EQ(lab::to_fragment(closed.state).find("head="), std::string::npos);
 }
 
 // [model] view=model's text keeps every character through a link; a bad ablate= is a note

@@ -40,11 +40,6 @@ int resize_string(ImGuiInputTextCallbackData* data) {
   return 0;
 }
 
-void note(const std::string& text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, palette().accent);
-  text_wrapped(text);
-  ImGui::PopStyleColor();
-}
 
 void intro(const lab::Lab& lab) {
   heading(tr("A trained model"));
@@ -205,6 +200,12 @@ int text_strip(const char* id, const std::vector<std::string>& tokens, const std
 }
 
 const char* shown(const std::string& token) { return token == " " ? "␣" : token == "\n" ? "↵" : token.c_str(); }
+
+void note(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, palette().accent);
+  text_wrapped(text);
+  ImGui::PopStyleColor();
+}
 
 std::string head_name(int layer, int head) { return std::to_string(layer) + "." + std::to_string(head); }
 

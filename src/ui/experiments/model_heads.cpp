@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "i18n.h"
@@ -58,6 +59,7 @@ void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const train::Config& c = mv.model()->config;
   const int n = int(r.tokens.size());
   const bool chosen = ui.model_position >= 0 && ui.model_position < n;
+  const int open = mv.open_head();
   heading(tr("Every head"));
   notice(tr("Each map: a row per character, a column per character before it, darker where it looks more. "
             "Click or tap a map to open it. \"On\" switches a head off and on: its output is left out, and the "
@@ -82,7 +84,7 @@ void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
       const std::string name = head_name(layer, head);
       const std::string label = head_label(mv, i);
       ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side);
-      ImGui::TextColored(i == ui.model_head ? p.accent : p.muted_text, "%s%s%s", name.c_str(), label.empty() ? "" : " ",
+      ImGui::TextColored(i == open ? p.accent : p.muted_text, "%s%s%s", name.c_str(), label.empty() ? "" : " ",
                          label.c_str());
       ImGui::PopTextWrapPos();
       const bool off = switched_off(lab.state(), layer, head);
@@ -90,7 +92,8 @@ void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
       map.set_values(r.analysis.maps[std::size_t(i)].data(), n, n, mv.version());
       const ImVec2 at = ImGui::GetCursorScreenPos();
       input::next_item(input::ItemKind::heatmap, i18n::format(tr("head %s"), name.c_str()));
-      if (ImGui::InvisibleButton("map", ImVec2(side, side))) ui.model_head = ui.model_head == i ? -1 : i;
+      if (ImGui::InvisibleButton("map", ImVec2(side, side)))
+        next.open_head = open == i ? std::nullopt : std::optional(std::pair{layer, head});
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::format(tr("Open head %s"), name.c_str()).c_str());
       const unsigned image = map.paint(int(side), int(side), {0, 0, float(n), float(n)}, look);
       draw->AddImage(gl_texture(image), at, ImVec2(at.x + side, at.y + side), ImVec2(0, 0), ImVec2(1, 1),
@@ -99,7 +102,7 @@ void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
         const float y = at.y + side * (float(ui.model_position) + 0.5f) / float(n);
         draw->AddLine(ImVec2(at.x, y), ImVec2(at.x + side, y), ImGui::ColorConvertFloat4ToU32(p.accent), 1.5f * scale);
       }
-      if (i == ui.model_head)
+      if (i == open)
         draw->AddRect(ImVec2(at.x - 1, at.y - 1), ImVec2(at.x + side + 1, at.y + side + 1),
                       ImGui::ColorConvertFloat4ToU32(p.accent), 0, 0, 2 * scale);
       bool on = !off;
@@ -117,18 +120,20 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::ModelView& mv = lab.model();
   const lab::ModelView::Result& r = mv.result();
   const train::Config& c = mv.model()->config;
-  if (ui.model_head < 0 || ui.model_head >= mv.model()->head_count()) {
+  const int open = mv.open_head();
+  if (const std::string e = mv.open_head_error(); !e.empty()) note(e);
+  if (open < 0) {
     notice(tr("No head is open: click or tap a head's map to open it here, large, with its scores."));
     return;
   }
-  const int layer = ui.model_head / c.heads, head = ui.model_head % c.heads, n = int(r.tokens.size());
+  const int layer = open / c.heads, head = open % c.heads, n = int(r.tokens.size());
   const std::string name = head_name(layer, head);
-  const attn::Matrix& weights = r.analysis.maps[std::size_t(ui.model_head)];
+  const attn::Matrix& weights = r.analysis.maps[std::size_t(open)];
   ImGui::Separator();
-  const std::string label = head_label(mv, ui.model_head);
+  const std::string label = head_label(mv, open);
   heading(i18n::format(label.empty() ? tr("Head %s") : tr("Head %s: %s"), name.c_str(), label.c_str()).c_str());
   if (!mv.report().empty()) {
-    const lab::ModelView::HeadReport& h = mv.report()[std::size_t(ui.model_head)];
+    const lab::ModelView::HeadReport& h = mv.report()[std::size_t(open)];
     notice(i18n::format(tr("Measured on the probe text (docs/model.md): previous-token score %s on held-out text; "
                            "induction score %s on random strings typed twice, %s on sentences typed twice."),
                         text::fixed(h.previous_token, 2).c_str(), text::fixed(h.induction_random, 2).c_str(),
@@ -136,21 +141,21 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
                .c_str());
   }
   std::string here = i18n::format(tr("On your text: previous-token score %s"),
-                                  text::fixed(r.previous_token[std::size_t(ui.model_head)], 2).c_str());
+                                  text::fixed(r.previous_token[std::size_t(open)], 2).c_str());
   if (r.period)
-    here += i18n::format(tr("; induction score %s on the copy"), text::fixed(r.induction[std::size_t(ui.model_head)], 2).c_str());
+    here += i18n::format(tr("; induction score %s on the copy"), text::fixed(r.induction[std::size_t(open)], 2).c_str());
   here += i18n::format(tr("; switched the other way, the mean loss changes by %s nats."),
-                       nats(r.matters[std::size_t(ui.model_head)]).c_str());
+                       nats(r.matters[std::size_t(open)]).c_str());
   notice(here.c_str());
-  if (ImGui::Button(tr("Close"))) ui.model_head = -1;
+  if (ImGui::Button(tr("Close"))) next.open_head.reset();
   ImGui::SameLine();
   if (ImGui::Button(switched_off(lab.state(), layer, head) ? tr("Switch it on") : tr("Switch it off")))
     toggle(next, layer, head);
   // Its own Q, K and V on this text, through the five stages (Undo comes back here).
-  const char* open = tr("Open in the walkthrough");
-  beside_if_room(ImGui::CalcTextSize(open).x + 2 * ImGui::GetStyle().FramePadding.x, "");
-  if (ImGui::Button(open)) {
-    const lab::ModelView::Request request = mv.walkthrough_request(ui.model_head);
+  const char* walk = tr("Open in the walkthrough");
+  beside_if_room(ImGui::CalcTextSize(walk).x + 2 * ImGui::GetStyle().FramePadding.x, "");
+  if (ImGui::Button(walk)) {
+    const lab::ModelView::Request request = mv.walkthrough_request(open);
     lab::Loaded loaded = lab::load_request(request.request, request.options, lab.state());
     if (loaded.error.empty()) next = std::move(loaded.state);
     else ui.notes.push_back(loaded.error);
@@ -174,7 +179,7 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   spec.highlight_row = chosen ? ui.model_position : -1;
   spec.version = mv.version();
   const float scale = ui_scale();
-  spec.height = std::min(ImGui::GetContentRegionAvail().x, 560 * scale);
+  spec.height = std::min(ImGui::GetContentRegionAvail().x, 520 * scale);
   const HeatmapHit hit = map(ui, lab, "model head", spec);
   if (hit.clicked && hit.row >= 0) ui.model_position = hit.row;
 }

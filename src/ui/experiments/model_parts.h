@@ -19,7 +19,10 @@ int text_strip(const char* id, const std::vector<std::string>& tokens, const std
 // A character as a cell shows it: a space as "␣", a line break as "↵", the others as they are.
 const char* shown(const std::string& token);
 
-// "1.2": a head by its layer and number, as ablate= writes it.
+// A sentence the reader must act on (a bad key, an unreadable text), in the accent colour.
+void note(const std::string& text);
+
+// "1.2": a head by its layer and number, as ablate= and head= write it.
 std::string head_name(int layer, int head);
 
 void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui);

@@ -1,0 +1,99 @@
+// The lesson's chapter on a trained model's heads (issue 35), as a student reads it on a laptop
+// with a mouse (lesson.html) and on a phone by touch (leccion.html): its figures of view=model
+// draw once the model's weights have loaded, each within one screen, showing the head, text and
+// ablation its attributes ask for; the numbers the text cites are filled from the figures'
+// experiment(); and the check, answered wrong and then, after Next question, right (the answer
+// computed here from the question's own text, practice_answers.mjs). Screenshots of each figure
+// on screen: build/e2e-lesson-model-<device>-<figure>.png.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { until } from './harness.mjs';
+import { figureHeight } from './lesson_frames.mjs';
+import { DEVICES, student } from './lesson_student.mjs';
+import { answers, causalExample } from './practice_answers.mjs';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const shots = process.env.ATTN_SCREENSHOT_DIR || path.join(root, 'build');
+
+// Each figure's view=model state, as figures.html sets it.
+const FIGURES = {
+  'fig-model-previous': { head: [0, 0], ablate: [] },
+  'fig-model-induction': { head: [1, 0], ablate: [] },
+  'fig-model-loss': { head: null, ablate: [] },
+  'fig-model-ablated': { head: null, ablate: [[1, 0]] },
+};
+const WORDS = {
+  en: { file: 'lesson.html', check: 'Check', next: 'Next question', right: /^Right/, again: /^Not this time/ },
+  es: { file: 'leccion.html', check: 'Comprobar', next: 'Siguiente pregunta', right: /^Correcto/, again: /^Esta vez no/ },
+};
+
+for (const device of DEVICES) {
+  const words = device.hasTouch ? WORDS.es : WORDS.en;
+  test(`${words.file} on a ${device.name}: the trained model's chapter`, { timeout: 600000 }, async () => {
+    const { server, page, errors, tap, seen, typeAnswer, close, height } = await student(device);
+    try {
+      await page.goto(server.url + words.file);
+      await page.evaluate(() => localStorage.clear());
+      await page.reload();
+      await until(page, () => document.documentElement.dataset.lesson === 'ready');
+
+      for (const [id, want] of Object.entries(FIGURES)) {
+        const tall = await figureHeight(page, id);
+        assert.ok(tall <= height, `${id} is ${tall} px tall, more than the ${height} px screen`);
+        const frame = await (await page.locator(`#${id} iframe`).elementHandle()).contentFrame();
+        // The weights arrive after the figure starts: its numbers, then a frame that shows them.
+        const e = await until(frame, () => { const e = window.attentionLab.experiment(); return e.tokens && e; },
+                              undefined, { timeout: 90000 });
+        assert.deepEqual(e.head, want.head, `${id}'s open head`);
+        assert.deepEqual(e.ablate, want.ablate, `${id}'s heads switched off`);
+        assert.ok(e.period > 0 && e.copy_loss, `${id} reads a text typed twice`);
+        if (want.head) await seen(frame, i => i.kind === 'heatmap', `${id}'s map`);
+        await page.evaluate(id => document.getElementById(id).scrollIntoView({ block: 'start' }), id);
+        await page.screenshot({ path: path.join(shots, `e2e-lesson-model-${device.name}-${id}.png`) });
+      }
+      // Every number the chapter cites, from its figure's experiment() (lesson.test.mjs compares
+      // each with the figure's own read, on every chapter).
+      await until(page, () => [...document.querySelectorAll('#model [data-cite]')]
+        .every(s => s.dataset.value !== undefined && s.textContent !== '…'), undefined, { timeout: 90000 });
+      const cited = await page.evaluate(() => [...document.querySelectorAll('#model [data-cite]')].length);
+      assert.ok(cited >= 15, `${cited} cited numbers`);
+      // Without head 1.0 the copy costs more: what the text says, in the numbers it shows.
+      const copy = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#model [data-cite]')]
+        .map(s => [`${s.dataset.figure} ${s.dataset.path}`, Number(s.dataset.value)])));
+      assert.ok(copy['fig-model-loss copy_loss/second'] < copy['fig-model-loss copy_loss/first']);
+      assert.ok(copy['fig-model-ablated copy_loss/second'] > 1.5 * copy['fig-model-loss copy_loss/second']);
+
+      // The check: wrong, Next question (another word), right.
+      const id = 'check-model';
+      const tall = await figureHeight(page, id);
+      assert.ok(tall <= height, `${id} is ${tall} px tall`);
+      await until(page, id => {
+        const el = document.getElementById(id);
+        if (Math.abs(el.getBoundingClientRect().top) <= 1) return true;
+        el.scrollIntoView({ block: 'start' });
+        return false;
+      }, id);
+      const frame = await (await page.locator(`#${id} iframe`).elementHandle()).contentFrame();
+      const status = () => page.evaluate(() => document.querySelector('#model .status').textContent);
+      const first = await until(frame, () => window.attentionLab.practice());
+      assert.equal(first.kind, 'induction_key');
+      const wrong = answers(first, causalExample, 0, () => -1).wrong;
+      await typeAnswer(frame, String(wrong), words.check);
+      await until(page, () => document.querySelector('#model .status').textContent.length > 0);
+      assert.match(await status(), words.again);
+      await page.screenshot({ path: path.join(shots, `e2e-lesson-model-${device.name}-check-wrong.png`) });
+      await tap(frame, await seen(frame, i => i.kind === 'button' && i.label === words.next, words.next));
+      const next = await until(frame, id => { const q = window.attentionLab.practice(); return q.id !== id && q; }, first.id);
+      assert.notEqual(next.text, first.text, 'another question');
+      await until(page, () => document.querySelector('#model .status').textContent === '');
+      await typeAnswer(frame, String(answers(next, causalExample, 0, () => -1).right), words.check);
+      await until(page, () => document.querySelector('#model .status').classList.contains('done'));
+      assert.match(await status(), words.right);
+      await page.screenshot({ path: path.join(shots, `e2e-lesson-model-${device.name}-check-right.png`) });
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+}
