@@ -261,11 +261,12 @@
     _onMessage(event) {
       if (!this._frame || event.source !== this._frame.contentWindow || event.origin !== pageUrl.origin) return;
       const data = event.data;
-      // A figure (figure="…") sizes its box (and the frame filling it) to its content, kept while
-      // released; `height` is only the first placeholder's.
+      // A figure sizes its box (and the frame filling it) to its content, kept while released;
+      // `height` is only the first placeholder's. Whether the frame holds a figure is the app's
+      // answer, carried by the message (a figure="…" naming no part of its view is the whole lab).
       if (isPlainObject(data) && data.type === 'attention-lab:size') {
         const height = frameHeight(data.height);
-        if (height !== null && this.hasAttribute('figure')) this._box.style.height = height + 'px';
+        if (height !== null && data.figure === true) this._box.style.height = height + 'px';
         return;
       }
       if (isPlainObject(data) && data.type === 'attention-lab:overscroll') {

@@ -137,22 +137,23 @@
       if (embedded) tellHost({ type: MESSAGE.overscroll, dx, dy });
       else window.scrollBy({ left: dx, top: dy, behavior: 'instant' });
     },
-    // Figure mode: the figure's height in CSS pixels (0: the whole lab again). The canvas
-    // takes it, and the lesson around the page is told, to size its frame (embed.js).
+    // Figure mode: the figure's height in CSS pixels, above 0 exactly when the app's state is a
+    // figure (State::is_figure; 0: the whole lab again). The canvas takes it, and the lesson
+    // around the page is told, to size its frame (embed.js).
     labFigureHeight(height) {
       figureHeight = height;
       const root = document.documentElement;
       root.classList.toggle('figure', height > 0);
       root.classList.toggle('alone', !embedded);
       root.style.setProperty('--figure-height', height + 'px');
-      if (height > 0) tellHost({ type: MESSAGE.size, height });
+      if (height > 0) tellHost({ type: MESSAGE.size, height, figure: true });
     },
     // The whole lab in one column (a short or narrow frame): the height that shows all of it,
-    // for a host that sizes its frame to it (a notebook's output); a lesson's element reads the
-    // message for figures only.
+    // for a host that sizes its frame to it (a notebook's output); a lesson's element follows
+    // the message only when it says the frame holds a figure.
     labContentHeight(height) {
       contentHeight = height;
-      if (height > 0) tellHost({ type: MESSAGE.size, height });
+      if (height > 0) tellHost({ type: MESSAGE.size, height, figure: false });
     },
     // The first frame is on screen, showing `state` (getState()'s object).
     labReady(state) {
@@ -163,7 +164,7 @@
       resolveReady(api);
       tellHost({ type: MESSAGE.ready, state });
       const height = figureHeight || contentHeight;
-      if (height > 0) tellHost({ type: MESSAGE.size, height });
+      if (height > 0) tellHost({ type: MESSAGE.size, height, figure: figureHeight > 0 });
     },
     // A change of state: its link fragment and the state itself (getState()'s object), in one
     // crossing.

@@ -44,13 +44,13 @@ void set_visible(App& app, bool visible) {
 }
 
 // [SECTION] changes of state
-void change_state(App& app, lab::State next, bool ongoing) {
+void change_state(App& app, lab::State next, bool ongoing, lab::Lab::Change change) {
   if (next == app.lab.state()) {
     app.ui.history.settle(ongoing);
     return;
   }
   const lab::State before = app.lab.state();
-  app.lab.set_state(std::move(next));
+  app.lab.set_state(std::move(next), change);
   app.ui.history.record(before, app.lab.state(), ongoing);
 }
 
@@ -62,7 +62,7 @@ const std::string& system_language() {
 void show_link_notes(App& app) {
   LinkNotes& n = app.link_notes;
   if (n.lang != i18n::language()) {
-    n.notes = lab::parse_fragment(n.fragment, n.base, n.live).notes;
+    n.notes = lab::link_notes(lab::read_fragment(n.fragment, n.base), n.made);
     n.lang = i18n::language();
   }
   std::vector<std::string> all = n.earlier;
@@ -78,15 +78,19 @@ void apply_fragment(App& app, const std::string& fragment, bool replace, std::ve
     base.theme = app.lab.state().theme;
     base.lang = app.lab.state().lang;
   }
-  lab::ParseResult parsed = lab::parse_fragment(fragment, base, !replace);
-  app.link_notes = LinkNotes{fragment, std::move(base), !replace, std::move(earlier), std::move(parsed.notes),
-                             i18n::language()};
+  lab::LinkReading reading = lab::read_fragment(fragment, base);
   // The notes are written in the language the link asks for (lang=es).
-  i18n::set_language(i18n::resolve(lab::name_of(parsed.state.lang), system_language()));
+  i18n::set_language(i18n::resolve(lab::name_of(reading.state.lang), system_language()));
+  // Lab::set_state normalises it: a live change against what is shown (the base), a link
+  // opened from scratch as itself. The state the page opens with is where the history starts,
+  // not an edit.
+  const lab::Lab::Change change = replace ? lab::Lab::Change::replace : lab::Lab::Change::edit;
+  if (app.frames == 0) app.lab.set_state(reading.state, change);
+  else change_state(app, reading.state, false, change);
+  std::vector<std::string> notes = lab::link_notes(reading, app.lab.state());
+  app.link_notes = LinkNotes{fragment,           std::move(base), app.lab.state(), std::move(earlier),
+                             std::move(notes), i18n::language()};
   show_link_notes(app);
-  // The state the page opens with is where the history starts, not an edit.
-  if (app.frames == 0) app.lab.set_state(std::move(parsed.state));
-  else change_state(app, std::move(parsed.state), false);
   publish_change(app);
   wake();  // the notes alone are something new to show
 }

@@ -27,7 +27,7 @@ struct Options {
 struct LinkNotes {
   std::string fragment;
   lab::State base;
-  bool live = false;
+  lab::State made;  // the normalised state the link made, whose values the notes name
   std::vector<std::string> earlier;  // from decoding a message: before the link's own
   std::vector<std::string> notes;    // the link's, in `lang`
   i18n::Lang lang = i18n::Lang::en;
@@ -70,7 +70,7 @@ void set_visible(App& app, bool visible);
 // [SECTION] changes of state
 // Applies a change and records it in the history (history.h); `ongoing`: part of a gesture
 // still under way (a drag).
-void change_state(App& app, lab::State next, bool ongoing);
+void change_state(App& app, lab::State next, bool ongoing, lab::Lab::Change change = lab::Lab::Change::edit);
 // Applies a fragment over the current state (or over the defaults when `replace`), shows
 // its notes (after `earlier` ones, from decoding), and tells the page about the change.
 void apply_fragment(App& app, const std::string& fragment, bool replace, std::vector<std::string> earlier = {});

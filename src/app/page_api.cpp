@@ -109,7 +109,7 @@ PAGE_API const char* lab_load(const char* request, const char* options) {
   text = loaded.error.empty() ? nlohmann::json{{"notes", loaded.notes}}.dump()
                               : nlohmann::json{{"error", loaded.error}}.dump();
   if (loaded.error.empty()) {
-    g_app->lab.set_state(std::move(loaded.state));
+    g_app->lab.set_state(std::move(loaded.state), lab::Lab::Change::replace);
     g_app->ui.history.restart();
     publish_change(*g_app);
   }

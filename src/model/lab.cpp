@@ -28,8 +28,9 @@ Lab::Lab(State state) : state_(std::move(state)) {
   if (state_.view == View::model) model_.update(state_);
 }
 
-void Lab::set_state(State state) {
-  normalize(state, state_);  // typed values survive a new shape or seed (typed.h)
+void Lab::set_state(State state, Change change) {
+  if (change == Change::edit) normalize(state, state_);  // typed values survive a new shape or seed (typed.h)
+  else normalize(state);
   if (state == state_) return;
   const bool recompute_needed = computed_part(state) != computed_part(state_);
   const bool play_pressed = state.play && !state_.play;

@@ -22,9 +22,14 @@ class Lab {
   explicit Lab(State state);
 
   const State& state() const { return state_; }
-  // Normalises and applies a new state; the kernel runs again only if a value it depends on
-  // changed (stepping, selecting a query or a theme never recompute).
-  void set_state(State state);
+  // How a new state relates to the one shown: an edit (the interface, the page's setState, a
+  // host's message, undo) keeps typed values across a new shape or seed (typed.h); a link opened
+  // from scratch or loaded data means only itself.
+  enum class Change { edit, replace };
+  // Normalises (the one place the app does: state.h's normalize) and applies a new state; the
+  // kernel runs again only if a value it depends on changed (stepping, selecting a query or a
+  // theme never recompute).
+  void set_state(State state, Change change = Change::edit);
   // True once after every change of state (for the URL and the page's listeners).
   bool take_changed();
 

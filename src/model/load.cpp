@@ -281,7 +281,6 @@ Loaded load(std::string_view request_json, std::string_view options_json, const 
   const json* name = options.contains("name") ? &options["name"] : nullptr;
   s.source = name && name->is_string() && !name->get_ref<const std::string&>().empty() ? name->get<std::string>()
                                                                                         : tr("the loaded request");
-  normalize(s);
   // A page that carries its data (a notebook's output: boot.js) loads it again when reloaded;
   // it has no link to speak of.
   const json* link = options.contains("link") ? &options["link"] : nullptr;

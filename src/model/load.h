@@ -14,7 +14,7 @@ namespace lab {
 
 struct Loaded {
   std::string error;               // one sentence naming the field; then `state` is not set
-  State state;                     // the walkthrough showing the data
+  State state;                     // the walkthrough showing the data; Lab::set_state normalises it
   std::vector<std::string> notes;  // one sentence per thing cut or changed to fit
 };
 

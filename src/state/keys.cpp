@@ -16,6 +16,30 @@ constexpr std::size_t kMaxFigureParts = 16, kMaxFigurePartName = 32;
 
 const std::size_t kMaxMatrix = std::size_t(Limits::max_batch) * Limits::max_n * Limits::max_d;
 
+// An index pair "a<sep>b", each index below `bound`: block's query:key cells, view=model's
+// layer.head heads.
+bool read_pair(std::string_view item, char sep, long bound, std::pair<int, int>& pair) {
+  const auto parts = split(item, sep);
+  long a = 0, b = 0;
+  if (parts.size() != 2 || !parse_int(parts[0], 0, bound - 1, a) || !parse_int(parts[1], 0, bound - 1, b))
+    return false;
+  pair = {int(a), int(b)};
+  return true;
+}
+std::string pair_text(const std::pair<int, int>& p, char sep) {
+  return std::to_string(p.first) + sep + std::to_string(p.second);
+}
+// A list of index pairs separated by commas: block's cells, ablate's heads.
+bool read_pairs(std::string_view text, std::size_t max_items, char sep, long bound,
+                std::vector<std::pair<int, int>>& out) {
+  return parse_list(text, max_items, out, [&](std::string_view item, std::pair<int, int>& pair) {
+    return read_pair(item, sep, bound, pair);
+  });
+}
+std::string pairs_text(const std::vector<std::pair<int, int>>& pairs, char sep) {
+  return list_text(pairs, [&](const std::pair<int, int>& p) { return pair_text(p, sep); });
+}
+
 // "walkthrough, compare, … or train": every name of E's one list, for a note in the reader's
 // language.
 template <class E>
@@ -67,17 +91,9 @@ std::string read_matrix(State& s, Reading& r) {
 // view=model's heads (ablate, head) as "1.2": layer and head. Whether the model has the head is
 // the model's to say (ModelView), so a link checks only the form.
 bool read_model_head(std::string_view t, std::pair<int, int>& out) {
-  const auto parts = split(t, '.');
-  long layer = 0, head = 0;
-  if (parts.size() != 2 || !parse_int(parts[0], 0, Limits::max_heads - 1, layer) ||
-      !parse_int(parts[1], 0, Limits::max_heads - 1, head))
-    return false;
-  out = {int(layer), int(head)};
-  return true;
+  return read_pair(t, '.', Limits::max_heads, out);
 }
-std::string model_head_text(const std::pair<int, int>& h) {
-  return std::to_string(h.first) + "." + std::to_string(h.second);
-}
+std::string model_head_text(const std::pair<int, int>& h) { return pair_text(h, '.'); }
 // The head key writes the model's open head, unless loaded data's heads are what it names (the
 // walkthrough showing loaded data of several heads, outside view=model).
 bool writes_open_head(const State& s) {
@@ -202,24 +218,11 @@ const Key kKeys[] = {
      keep<&S::pad>, true},
     {"block",
      [](S& s, R& r) {
-       auto cell = [](std::string_view t, std::pair<int, int>& out) {
-         const auto parts = split(t, ':');
-         long i = 0, j = 0;
-         if (parts.size() != 2 || !parse_int(parts[0], 0, Limits::max_n - 1, i) ||
-             !parse_int(parts[1], 0, Limits::max_n - 1, j))
-           return false;
-         out = {int(i), int(j)};
-         return true;
-       };
-       return parse_list(r.value, std::size_t(Limits::max_n) * 4, s.blocked, cell)
+       return read_pairs(r.value, std::size_t(Limits::max_n) * 4, ':', Limits::max_n, s.blocked)
                   ? ""
                   : r.expected(N_("query:key cells separated by commas"));
      },
-     [](const S& s) {
-       return list_text(s.blocked, [](const std::pair<int, int>& c) {
-         return std::to_string(c.first) + ":" + std::to_string(c.second);
-       });
-     },
+     [](const S& s) { return pairs_text(s.blocked, ':'); },
      [](const S& s, const S& base, bool all) { return mask_changed<&S::blocked>(s, base, all) && s.source.empty(); },
      keep<&S::blocked>, true},
     {"q", read_matrix<&S::q>, matrix_text<&S::q>, matrix_changed<&S::q, false>, keep<&S::q>, true, 0, &S::q},
@@ -349,11 +352,11 @@ const Key kKeys[] = {
      [](const S& s) { return s.text; }, changed<&S::text>, keep<&S::text>, false},
     {"ablate",
      [](S& s, R& r) {
-       return parse_list(r.value, std::size_t(Limits::max_ablate), s.ablate, read_model_head)
+       return read_pairs(r.value, std::size_t(Limits::max_ablate), '.', Limits::max_heads, s.ablate)
                   ? ""
                   : r.expected(N_("heads as layer.head separated by commas, e.g. 1.2,0.3"));
      },
-     [](const S& s) { return list_text(s.ablate, model_head_text); },
+     [](const S& s) { return pairs_text(s.ablate, '.'); },
      changed<&S::ablate>, keep<&S::ablate>, false},
 };
 

@@ -1,5 +1,6 @@
-// A link's fragment, read (parse_fragment: each key through its row, the preset and task first,
-// then the view's fit and one note per value not used as given) and written (to_fragment).
+// A link's fragment, read (read_fragment: each key through its row, the preset and task first,
+// then the view's fit; link_notes: one note per value not used as given, once the state is
+// normalised) and written (to_fragment).
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -45,12 +46,6 @@ std::string apply(State& s, const std::string& key, const std::string& value, bo
   return note;
 }
 
-// A value of a link that the state could not hold as given, and what the note says of it; the
-// value used instead is the final state's (`used`, or the key's value as a link writes it).
-struct Changed {
-  std::string key, given, why, used;
-};
-
 std::string used_value(const State& s, const std::string& key) {
   const Key* k = find_key(key);
   return k ? k->text(s) : "";
@@ -59,7 +54,7 @@ std::string used_value(const State& s, const std::string& key) {
 // An experiment view's parameters that are each in range but not together: the nearest valid
 // combination, each change recorded. `given(key)`: whether the link set the key.
 template <class Given>
-void fit_view(State& s, const Given& given, std::vector<Changed>& changed) {
+void fit_view(State& s, const Given& given, std::vector<LinkReading::Changed>& changed) {
   if (s.view == View::tiling) {
     if (s.nq > Limits::max_tiling_n) {
       changed.push_back({given("nq") ? "nq" : "n", std::to_string(s.nq), tr("is more than the tiling view walks"), ""});
@@ -113,8 +108,8 @@ void fit_figure(State& s, std::vector<std::string>& notes) {
 
 }  // namespace
 
-ParseResult parse_fragment(std::string_view fragment, const State& base, bool live) {
-  ParseResult result{base, {}};
+LinkReading read_fragment(std::string_view fragment, const State& base) {
+  LinkReading result{base, {}, {}, 0};
   if (!fragment.empty() && fragment.front() == '#') fragment.remove_prefix(1);
   std::vector<std::pair<std::string, std::string>> pairs;
   for (std::string_view item : split(fragment, '&')) {
@@ -148,7 +143,7 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
   State preset_base = result.state;
   std::vector<std::pair<const TrainKey*, const std::string*>> model_keys;
   const std::string* vs = nullptr;
-  std::vector<Changed> changed;
+  std::vector<LinkReading::Changed>& changed = result.changed;
   std::vector<std::string> applied;  // the keys whose values were used
   for (const auto& [key, value] : pairs) {
     if (key == "preset" || key == "task") continue;
@@ -217,41 +212,55 @@ ParseResult parse_fragment(std::string_view fragment, const State& base, bool li
   fit_figure(result.state, result.notes);
   // A typed matrix must fit the final shape; otherwise the base's matrix stays. Which fit
   // depends on the shape keys alone (n, d_k, d_v, d_model, pad, attn, proj), not on the other
-  // matrices, so one normalised copy answers for all of them.
-  State check = result.state;
-  normalize(check);
+  // matrices: normalized_size() answers for each before the state is normalised.
   for (const auto& [key, value] : pairs) {
     const Key* typed = find_key(key);
     if (!typed || !typed->matrix) continue;
-    if ((check.*typed->matrix).size() != (result.state.*typed->matrix).size()) {
+    const std::size_t given = (result.state.*typed->matrix).size();
+    if (given != 0 && given != normalized_size(result.state, typed->matrix)) {
       typed->keep(result.state, preset_base);
+      const bool projected = result.state.projected();
       const bool projection = key == "x" || key[0] == 'w';
-      const char* why = key == "q" && check.projected() ? tr("with proj=1, Q is X·W_Q (type x and wq, or set proj=0)")
-                        : projection && !check.projected() ? tr("X and W are used only in self-attention with proj=1")
-                                                           : tr("its size does not match the shape");
+      const char* why = key == "q" && projected ? tr("with proj=1, Q is X·W_Q (type x and wq, or set proj=0)")
+                        : projection && !projected ? tr("X and W are used only in self-attention with proj=1")
+                                                   : tr("its size does not match the shape");
       result.notes.push_back(i18n::format(tr("ignored %s: %s"), key.c_str(), why));
     }
   }
   if (result.state.view != View::scaling && result.state.dk > Limits::max_d)
     changed.push_back({"dk", std::to_string(result.state.dk), tr("is only for view=scaling"), ""});
-  const std::size_t sequences = result.state.pad.size();
-  if (live) normalize(result.state, base);
-  else normalize(result.state);
-  if (result.state.pad.size() < sequences)
-    result.notes.push_back(i18n::format(
+  result.sequences = result.state.pad.size();
+  return result;
+}
+
+std::vector<std::string> link_notes(const LinkReading& reading, const State& normalized) {
+  std::vector<std::string> notes = reading.notes;
+  if (normalized.pad.size() < reading.sequences)
+    notes.push_back(i18n::format(
         tr("pad gives %d sequences of %d × %d scores, more than the walkthrough keeps (%llu scores across the batch), "
            "so the first %d are used"),
-        int(sequences), result.state.nq, result.state.nk, static_cast<unsigned long long>(Limits::max_batch_scores),
-        int(result.state.pad.size())));
+        int(reading.sequences), normalized.nq, normalized.nk, static_cast<unsigned long long>(Limits::max_batch_scores),
+        int(normalized.pad.size())));
   // One note per key, naming the value the link gave (not an intermediate one) and the value
   // now used.
+  const auto& changed = reading.changed;
   for (auto c = changed.begin(); c != changed.end(); ++c) {
-    if (std::any_of(changed.begin(), c, [&](const Changed& earlier) { return earlier.key == c->key; })) continue;
-    const std::string used = c->used.empty() ? used_value(result.state, c->key) : c->used;
-    result.notes.push_back(i18n::format(tr("%s=%s %s, so %s=%s is used"), c->key.c_str(), c->given.c_str(), c->why.c_str(),
-                                        c->key.c_str(), used.c_str()));
+    if (std::any_of(changed.begin(), c, [&](const LinkReading::Changed& earlier) { return earlier.key == c->key; }))
+      continue;
+    const std::string used = c->used.empty() ? used_value(normalized, c->key) : c->used;
+    notes.push_back(i18n::format(tr("%s=%s %s, so %s=%s is used"), c->key.c_str(), c->given.c_str(), c->why.c_str(),
+                                 c->key.c_str(), used.c_str()));
   }
-  return result;
+  return notes;
+}
+
+ParseResult parse_fragment(std::string_view fragment, const State& base, bool live) {
+  LinkReading reading = read_fragment(fragment, base);
+  State state = std::move(reading.state);
+  if (live) normalize(state, base);
+  else normalize(state);
+  std::vector<std::string> notes = link_notes(reading, state);
+  return {std::move(state), std::move(notes)};
 }
 
 // [SECTION] to_fragment ------------------------------------------------------------------

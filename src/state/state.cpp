@@ -52,18 +52,44 @@ int max_batches(int nq, int nk) {
   return int(std::clamp<std::uint64_t>(Limits::max_batch_scores / per_sequence, 1, Limits::max_batch));
 }
 
-void normalize(State& s) {
+Dims normalized_dims(const State& s) {
+  Dims d{s.nq, s.nk, s.dk, s.dv, s.dmodel, s.batches()};
   // Only the scaling experiment goes past the walkthrough's d_k (self-attention's d_v follows).
-  if (s.view != View::scaling) s.dk = std::min(s.dk, Limits::max_d);
+  if (s.view != View::scaling) d.dk = std::min(d.dk, Limits::max_d);
   if (s.kind == Attention::self) {
-    s.nk = s.nq;
-    s.dv = s.dk;
-    s.k.clear();
-    s.v.clear();
+    d.nk = d.nq;
+    d.dv = d.dk;
   }
-  if (s.pad.size() > std::size_t(max_batches(s.nq, s.nk))) s.pad.resize(std::size_t(max_batches(s.nq, s.nk)));
+  d.batches = std::min(d.batches, max_batches(d.nq, d.nk));
+  d.dmodel = std::clamp(d.dmodel, 1, Limits::max_d);
+  return d;
+}
+
+namespace {
+std::uint64_t g_normalizations = 0;
+}  // namespace
+
+std::uint64_t normalizations() { return g_normalizations; }
+
+void forget_heads_of_another_shape(State& s) {
+  const LoadedHead* shown = s.loaded_heads ? &(*s.loaded_heads)[std::size_t(s.head)] : nullptr;
+  if (shown && (s.source.empty() || s.q.size() != shown->q.size() || s.k.size() != shown->k.size() ||
+                s.v.size() != shown->v.size())) {
+    s.loaded_heads.reset();
+    s.head = 0;
+  }
+}
+
+void normalize(State& s) {
+  ++g_normalizations;
+  const Dims d = normalized_dims(s);
+  s.dk = d.dk;
+  s.nk = d.nk;
+  s.dv = d.dv;
+  if (s.kind == Attention::self) s.k.clear(), s.v.clear();
+  if (s.pad.size() > std::size_t(d.batches)) s.pad.resize(std::size_t(d.batches));
   const std::size_t b = std::size_t(s.batches());
-  s.dmodel = std::clamp(s.dmodel, 1, Limits::max_d);
+  s.dmodel = d.dmodel;
   // With projections Q comes from X; without, X and the W are not used.
   if (s.projected()) s.q.clear();
   else s.x.clear(), s.wq.clear(), s.wk.clear(), s.wv.clear();
@@ -95,13 +121,7 @@ void normalize(State& s) {
     s.query_tokens.clear();
     s.key_tokens.clear();
   }
-  // The other heads belong to the loaded data at its shape.
-  const LoadedHead* shown = s.loaded_heads ? &(*s.loaded_heads)[std::size_t(s.head)] : nullptr;
-  if (shown && (s.source.empty() || s.q.size() != shown->q.size() || s.k.size() != shown->k.size() ||
-                s.v.size() != shown->v.size())) {
-    s.loaded_heads.reset();
-    s.head = 0;
-  }
+  forget_heads_of_another_shape(s);
   s.query = std::clamp(s.query, 0, s.nq - 1);
   s.batch = std::clamp(s.batch, 0, s.batches() - 1);
   s.steps_per_frame = std::clamp(s.steps_per_frame, 1, TrainLimits::max_steps_per_frame);

@@ -136,6 +136,10 @@ struct State {
 
   int batches() const { return pad.empty() ? 1 : int(pad.size()); }
   bool projected() const { return kind == Attention::self && project; }
+  // Whether the state is a figure (only its parts shown, as tall as they are): the one answer,
+  // which the page hears as a figure height above 0 and passes on in its size message
+  // (web/page.js, embed.js).
+  bool is_figure() const { return !figure.empty(); }
   bool operator==(const State& o) const;
   bool operator!=(const State& o) const { return !(*this == o); }
 };
@@ -164,10 +168,28 @@ int loaded_layer_count(const State& s);
 // Limits::max_batch, fewer where their scores would pass Limits::max_batch_scores; one at least.
 int max_batches(int nq, int nk);
 
+// The sizes normalize() gives a state: d_k within the walkthrough's limit (but in
+// view=scaling), self-attention's n_k and d_v tied to Q's, no more sequences than
+// max_batches(), d_model in range. The one rule, which normalize() applies and a link's reader
+// asks beforehand (which of its typed matrices fit: typed.h's normalized_size).
+struct Dims {
+  int nq, nk, dk, dv, dmodel, batches;
+};
+Dims normalized_dims(const State& s);
+
 // Makes a state self-consistent: self-attention ties n_k and d_v to Q, the query and batch
 // indices stay in range, typed matrices of the wrong size (or not used: Q with projections,
-// X and W without) are dropped.
+// X and W without) are dropped. Runs once per change of state, by its one owner: Lab::set_state
+// for the app (an edit, a link, a message, loaded data), parse_fragment for a caller without a
+// Lab (the tests); a link's reader (read_fragment) and load_request leave it to them.
 void normalize(State& s);
+// How many times normalize() has run in this process: tests/unit/normalize_once_test.cpp holds
+// each path to one per change.
+std::uint64_t normalizations();
+// Loaded data's other heads belong to it at its shape: forgets them where the data shown is no
+// longer theirs (normalize()'s last rule, for typed.h's live normalize, which puts the loaded
+// data back after it).
+void forget_heads_of_another_shape(State& s);
 
 // A named starting point (docs: presets are URLs). The preset list is data, kept here so
 // the parser stays self-contained.
@@ -191,9 +213,29 @@ struct ParseResult {
   std::vector<std::string> notes;
 };
 
+// A link read but not yet normalised: the state as its keys set it, the notes that need no
+// more, and what the others need of the state once normalised (link_notes).
+struct LinkReading {
+  State state;
+  std::vector<std::string> notes;
+  // A value the state could not hold as given, and what its note says; the value used is the
+  // normalised state's (`used`, or the key's value as a link writes it).
+  struct Changed {
+    std::string key, given, why, used;
+  };
+  std::vector<Changed> changed;
+  std::size_t sequences;  // pad's sequences as the link gives them (normalize() may keep fewer)
+};
+
 // Reads a fragment (with or without the leading '#') over `base`; a `preset` key anywhere
-// in it replaces the base first. `live`: a change to what is on screen (the page API), whose
-// typed values survive a new shape or seed (typed.h); a link's meaning stays its own. Never throws.
+// in it replaces the base first. Never throws. The state is not normalised: the app hands it
+// to Lab::set_state (an edit of what is on screen, or a link opened from scratch), then
+// link_notes() writes the notes from the state that made.
+LinkReading read_fragment(std::string_view fragment, const State& base);
+std::vector<std::string> link_notes(const LinkReading& reading, const State& normalized);
+// read_fragment, normalize and link_notes, for a caller without a Lab (the tests).
+// `live`: a change to what is on screen (the page API), whose typed values survive a new shape
+// or seed (typed.h); a link's meaning stays its own.
 ParseResult parse_fragment(std::string_view fragment, const State& base, bool live = false);
 // The state as a fragment without '#': the preset (if any) and the keys that differ from it,
 // or, when `complete`, every key except matrices equal to the preset's (for the page API).

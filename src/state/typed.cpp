@@ -27,18 +27,19 @@ struct Shape {
   bool operator==(const Shape& o) const { return batch == o.batch && rows == o.rows && cols == o.cols; }
 };
 
-Shape shape(const State& s, Typed t) {
+Shape shape(const Dims& d, Typed t) {
   switch (t) {
-    case Typed::x: return {s.batches(), s.nq, s.dmodel};
+    case Typed::x: return {d.batches, d.nq, d.dmodel};
     case Typed::wq:
-    case Typed::wk: return {1, s.dmodel, s.dk};  // one set of W for the batch
-    case Typed::wv: return {1, s.dmodel, s.dv};
-    case Typed::q: return {s.batches(), s.nq, s.dk};
-    case Typed::k: return {s.batches(), s.nk, s.dk};
-    case Typed::v: return {s.batches(), s.nk, s.dv};
+    case Typed::wk: return {1, d.dmodel, d.dk};  // one set of W for the batch
+    case Typed::wv: return {1, d.dmodel, d.dv};
+    case Typed::q: return {d.batches, d.nq, d.dk};
+    case Typed::k: return {d.batches, d.nk, d.dk};
+    case Typed::v: return {d.batches, d.nk, d.dv};
   }
   return {};
 }
+Shape shape(const State& s, Typed t) { return shape(Dims{s.nq, s.nk, s.dk, s.dv, s.dmodel, s.batches()}, t); }
 
 // Whether the state computes with the matrix (normalize drops the others): X and the W with
 // projections, Q without, K and V in cross-attention.
@@ -91,6 +92,16 @@ std::vector<float> seeded_weights(std::uint32_t seed, std::uint32_t salt, int ro
   return w;
 }
 
+std::size_t normalized_size(const State& s, std::vector<float> State::*matrix) {
+  for (Typed t : kTyped) {
+    if (member(t) != matrix) continue;
+    if (!used(s, t)) return 0;
+    const Shape sh = shape(normalized_dims(s), t);
+    return std::size_t(sh.batch) * sh.rows * sh.cols;
+  }
+  return 0;
+}
+
 std::vector<float> typed_or_seeded(const State& s, Typed t) {
   const std::vector<float>& typed = s.*member(t);
   return typed.empty() ? seeded(s, t) : typed;
@@ -124,7 +135,7 @@ void normalize(State& s, const State& before) {
     s.key_tokens = std::move(key_tokens);
     s.loaded_heads = std::move(loaded_heads);
     s.head = head;
-    normalize(s);  // the heads, if the shape is no longer theirs
+    forget_heads_of_another_shape(s);
   }
 }
 

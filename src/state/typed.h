@@ -18,6 +18,10 @@ std::vector<float> seeded_values(std::uint32_t seed, std::uint32_t salt, std::si
 std::vector<float> seeded_weights(std::uint32_t seed, std::uint32_t salt, int rows, int cols);
 
 enum class Typed { x, wq, wk, wv, q, k, v };
+// How many values of `matrix` (&State::q, …) normalize() keeps: its size at the normalised
+// dims where the state computes with it, 0 where it does not. A typed matrix of another size
+// is dropped; a link's reader asks this before the state is normalised.
+std::size_t normalized_size(const State& s, std::vector<float> State::*matrix);
 // The matrix as the state computes with it, (batch, rows, cols) flattened: typed, or the seed's.
 std::vector<float> typed_or_seeded(const State& s, Typed t);
 

@@ -128,7 +128,7 @@ lab::State draw_panels(const lab::Lab& lab, Memory& ui) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const ImGuiWindowFlags window = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
-  if (!lab.state().figure.empty()) {
+  if (lab.state().is_figure()) {
     // A figure is as tall as its parts (the page sizes the canvas to ui.figure_height): it
     // never scrolls, and its width never depends on its height.
     const float width = std::min(vp->Size.x, kMaxFigureWidth * ui_scale());

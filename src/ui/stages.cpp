@@ -75,7 +75,7 @@ void stage_card(const lab::Lab& lab, lab::State& next, Memory& ui, lab::Step ste
   const int i = int(step);
   // The current stage catches the eye through its accent border; later stages are dimmed
   // until reached. A figure shows the stages its author named: none of them is dimmed.
-  const bool current = step == s.step, reached = i <= int(s.step) || !s.figure.empty();
+  const bool current = step == s.step, reached = i <= int(s.step) || s.is_figure();
   ImGui::PushStyleColor(ImGuiCol_Border, current ? palette().accent : palette().card_border);
   ImGui::PushStyleVar(ImGuiStyleVar_ChildBorderSize, current ? 2.0f * scale : 1.0f * scale);
   ImGui::BeginChild(lab::step_name(step), size, true,  // an id that no language changes

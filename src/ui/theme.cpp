@@ -31,6 +31,21 @@ float em_per_size(const unsigned char* ttf) {
 ImVec4 rgb(int hex, float a = 1.0f) {
   return ImVec4(((hex >> 16) & 255) / 255.0f, ((hex >> 8) & 255) / 255.0f, (hex & 255) / 255.0f, a);
 }
+
+// A theme's colours, 0xRRGGBB: the palette's, and ImGui's for the window, text, frames
+// (rest, hovered, active), buttons (likewise) and popups; the heatmap's background and hatch
+// as the shaders take them.
+struct ThemeColors {
+  int accent, muted_text, card, card_border, highlight, note;
+  int window, text, frame[3], button[3], popup;
+  float background[3], hatch[3];
+};
+constexpr ThemeColors kDark{0x7aa2f7, 0x9aa5b1, 0x1f2430, 0x343b4a, 0xffb454, 0x4a3b1c,
+                            0x171a21, 0xe6e9ef, {0x2a3140, 0x343d50, 0x3d4760}, {0x2d3545, 0x3b4760, 0x4a5878}, 0x232936,
+                            {0.122f, 0.141f, 0.188f}, {0.42f, 0.45f, 0.52f}};
+constexpr ThemeColors kLight{0x2f5fd0, 0x5f6b7a, 0xffffff, 0xd9dee7, 0xe8590c, 0xfff3cd,
+                             0xf4f6fa, 0x1d2330, {0xe9edf4, 0xdde4f0, 0xd0d9ea}, {0xe3e8f1, 0xd3dbea, 0xc2cde3}, 0xffffff,
+                             {1.0f, 1.0f, 1.0f}, {0.62f, 0.65f, 0.70f}};
 }  // namespace
 
 Fonts& fonts() { return g_fonts; }
@@ -88,62 +103,31 @@ void apply_theme(bool dark, float scale, bool touch) {
 
   Palette p;
   p.dark = dark;
+  const ThemeColors& k = dark ? kDark : kLight;
+  p.accent = rgb(k.accent);
+  p.muted_text = rgb(k.muted_text);
+  p.card = rgb(k.card);
+  p.card_border = rgb(k.card_border);
+  p.highlight = rgb(k.highlight);
+  p.note = rgb(k.note);
+  std::copy(k.background, k.background + 3, p.background);
+  std::copy(k.hatch, k.hatch + 3, p.hatch);
   ImVec4* c = style.Colors;
-  if (dark) {
-    p.accent = rgb(0x7aa2f7);
-    p.muted_text = rgb(0x9aa5b1);
-    p.card = rgb(0x1f2430);
-    p.card_border = rgb(0x343b4a);
-    p.highlight = rgb(0xffb454);
-    p.note = rgb(0x4a3b1c);
-    c[ImGuiCol_WindowBg] = rgb(0x171a21);
-    c[ImGuiCol_ChildBg] = p.card;
-    c[ImGuiCol_Text] = rgb(0xe6e9ef);
-    c[ImGuiCol_FrameBg] = rgb(0x2a3140);
-    c[ImGuiCol_FrameBgHovered] = rgb(0x343d50);
-    c[ImGuiCol_FrameBgActive] = rgb(0x3d4760);
-    c[ImGuiCol_Button] = rgb(0x2d3545);
-    c[ImGuiCol_ButtonHovered] = rgb(0x3b4760);
-    c[ImGuiCol_ButtonActive] = rgb(0x4a5878);
-    c[ImGuiCol_Header] = rgb(0x2d3545);
-    c[ImGuiCol_HeaderHovered] = rgb(0x3b4760);
-    c[ImGuiCol_HeaderActive] = rgb(0x4a5878);
-    c[ImGuiCol_Border] = p.card_border;
-    c[ImGuiCol_Separator] = p.card_border;
-    c[ImGuiCol_CheckMark] = p.accent;
-    c[ImGuiCol_SliderGrab] = p.accent;
-    c[ImGuiCol_PopupBg] = rgb(0x232936);
-    const float bg[3] = {0.122f, 0.141f, 0.188f}, hatch[3] = {0.42f, 0.45f, 0.52f};
-    std::copy(bg, bg + 3, p.background);
-    std::copy(hatch, hatch + 3, p.hatch);
-  } else {
-    p.accent = rgb(0x2f5fd0);
-    p.muted_text = rgb(0x5f6b7a);
-    p.card = rgb(0xffffff);
-    p.card_border = rgb(0xd9dee7);
-    p.highlight = rgb(0xe8590c);
-    p.note = rgb(0xfff3cd);
-    c[ImGuiCol_WindowBg] = rgb(0xf4f6fa);
-    c[ImGuiCol_ChildBg] = p.card;
-    c[ImGuiCol_Text] = rgb(0x1d2330);
-    c[ImGuiCol_FrameBg] = rgb(0xe9edf4);
-    c[ImGuiCol_FrameBgHovered] = rgb(0xdde4f0);
-    c[ImGuiCol_FrameBgActive] = rgb(0xd0d9ea);
-    c[ImGuiCol_Button] = rgb(0xe3e8f1);
-    c[ImGuiCol_ButtonHovered] = rgb(0xd3dbea);
-    c[ImGuiCol_ButtonActive] = rgb(0xc2cde3);
-    c[ImGuiCol_Header] = rgb(0xe3e8f1);
-    c[ImGuiCol_HeaderHovered] = rgb(0xd3dbea);
-    c[ImGuiCol_HeaderActive] = rgb(0xc2cde3);
-    c[ImGuiCol_Border] = p.card_border;
-    c[ImGuiCol_Separator] = p.card_border;
-    c[ImGuiCol_CheckMark] = p.accent;
-    c[ImGuiCol_SliderGrab] = p.accent;
-    c[ImGuiCol_PopupBg] = rgb(0xffffff);
-    const float bg[3] = {1.0f, 1.0f, 1.0f}, hatch[3] = {0.62f, 0.65f, 0.70f};
-    std::copy(bg, bg + 3, p.background);
-    std::copy(hatch, hatch + 3, p.hatch);
-  }
+  c[ImGuiCol_WindowBg] = rgb(k.window);
+  c[ImGuiCol_ChildBg] = p.card;
+  c[ImGuiCol_Text] = rgb(k.text);
+  c[ImGuiCol_FrameBg] = rgb(k.frame[0]);
+  c[ImGuiCol_FrameBgHovered] = rgb(k.frame[1]);
+  c[ImGuiCol_FrameBgActive] = rgb(k.frame[2]);
+  // A selectable's header looks like a button.
+  c[ImGuiCol_Button] = c[ImGuiCol_Header] = rgb(k.button[0]);
+  c[ImGuiCol_ButtonHovered] = c[ImGuiCol_HeaderHovered] = rgb(k.button[1]);
+  c[ImGuiCol_ButtonActive] = c[ImGuiCol_HeaderActive] = rgb(k.button[2]);
+  c[ImGuiCol_Border] = p.card_border;
+  c[ImGuiCol_Separator] = p.card_border;
+  c[ImGuiCol_CheckMark] = p.accent;
+  c[ImGuiCol_SliderGrab] = p.accent;
+  c[ImGuiCol_PopupBg] = rgb(k.popup);
   style.ScaleAllSizes(scale);
   ImGui::GetStyle() = style;
   g_palette = p;

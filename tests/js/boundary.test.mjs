@@ -128,21 +128,34 @@ test('the enumerations: export kinds, preferences and the frame\'s height', () =
 // canvas that does not fill it): they must be the theme's, or the page flashes another colour.
 test('the page\'s colours are the app\'s theme\'s (src/ui/theme.cpp)', () => {
   const theme = read('src/ui/theme.cpp');
-  const branch = /if \(dark\) \{([\s\S]*?)\} else \{([\s\S]*?)\n  \}/.exec(theme);
-  assert.ok(branch, 'apply_theme\'s dark and light branches');
-  const colour = (body, name) => '#' + new RegExp(`${name.replace(/[[\]]/g, '\\$&')} = rgb\\(0x([0-9a-f]{6})\\)`).exec(body)[1];
-  const [, dark, light] = branch;
+  // ThemeColors' colour fields in order (an array field takes as many values), and kDark's and
+  // kLight's values in that order.
+  const fields = /struct ThemeColors \{\s*int ([^;]*);\s*int ([^;]*);/.exec(theme);
+  assert.ok(fields, 'theme.cpp\'s struct ThemeColors');
+  const names = fields.slice(1).join(',').split(',').flatMap((f) => {
+    const [, name, count] = /(\w+)(?:\[(\d+)\])?/.exec(f.trim());
+    return Array.from({ length: Number(count || 1) }, (_, i) => (count ? `${name}[${i}]` : name));
+  });
+  const values = (table) => {
+    const init = new RegExp(`constexpr ThemeColors ${table}\\{([^;]*)\\};`).exec(theme);
+    assert.ok(init, `theme.cpp's ${table}`);
+    return init[1].match(/0x[0-9a-f]{6}/g);
+  };
+  const [dark, light] = [values('kDark'), values('kLight')];
+  assert.equal(dark.length, names.length, 'kDark has a colour for each field');
+  assert.equal(light.length, names.length, 'kLight has a colour for each field');
+  const colour = (table, name) => '#' + table[names.indexOf(name)].slice(2);
   const page = read('web/index.html');
   const body = /\n  html, body \{[^}]*background: (#[0-9a-f]{6}); color: (#[0-9a-f]{6});/.exec(page);
-  assert.deepEqual(body.slice(1), [colour(light, 'c[ImGuiCol_WindowBg]'), colour(light, 'c[ImGuiCol_Text]')],
+  assert.deepEqual(body.slice(1), [colour(light, 'window'), colour(light, 'text')],
     'index.html\'s light background and text');
   const night = /prefers-color-scheme: dark\) \{ html, body \{ background: (#[0-9a-f]{6}); color: (#[0-9a-f]{6}); \} \}/.exec(page);
-  assert.deepEqual(night.slice(1), [colour(dark, 'c[ImGuiCol_WindowBg]'), colour(dark, 'c[ImGuiCol_Text]')],
+  assert.deepEqual(night.slice(1), [colour(dark, 'window'), colour(dark, 'text')],
     'index.html\'s dark background and text');
   // The loading spinner and the load bar's button are the light theme's accent.
   const accents = [/border-top-color: (#[0-9a-f]{6})/, /animation: none; border-color: (#[0-9a-f]{6})/,
     /#load-bar label \{[^}]*background: (#[0-9a-f]{6})/].map((re) => re.exec(page)[1]);
-  assert.deepEqual(accents, accents.map(() => colour(light, 'p.accent')), 'index.html\'s spinner and load button');
+  assert.deepEqual(accents, accents.map(() => colour(light, 'accent')), 'index.html\'s spinner and load button');
 });
 
 test('the site\'s boundary.js is the table', () => {

@@ -450,7 +450,7 @@ void train(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const float scale = ui_scale();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // A figure (which sizes itself to its content, so has no height to fill): its parts in order.
-  if (!ui.section.empty() || !s.figure.empty()) {
+  if (!ui.section.empty() || s.is_figure()) {
     sections(lab, ui, {intro, controls_part, play_part, curves_part, example_part, maps_part});
     return;
   }
