@@ -50,7 +50,8 @@ void stability(const lab::Lab& lab, lab::State&, Memory& ui) {
            tops.push_back({label_of(s), x, doubles(s.max_weight), style, colour});
          }
          Grid grid(2, 340);
-         const float h = card_height(280, 2);
+         // Lower one under the other on a phone: both plots and the thresholds on one screen.
+         const float h = card_height(grid.width() < 380 * ui_scale() ? 190 : 280, 2);
          PlotSpec spec;
          spec.x_label = tr("largest score (magnitude)");
          spec.y_label = tr("largest e^(…)");
@@ -94,7 +95,7 @@ void stability(const lab::Lab& lab, lab::State&, Memory& ui) {
          notice(tr("Row q0 blocks its second half of keys; row q1 blocks every key. −1e9 works like −∞ until a whole "
                    "row is blocked: then every key ties at −1e9 and the row turns uniform instead of empty. float16 "
                    "cannot hold −1e9 and stores −∞."));
-         Grid fills(4, 230);
+         Grid fills(4, 140);  // two a row on a phone
          const float scale = ui_scale();
          for (const experiments::MaskFillCase& c : d.mask_fills) {
            fills.begin(c.name.c_str(), card_height(std::max(130.0f, fills.width() / scale * 0.45f), 2));
