@@ -142,7 +142,7 @@ void plots(const experiments::CostData& d, bool all) {
   // On a phone (one under the other) the time plot, with a shorter legend, lower: both and the
   // Measure button on one screen.
   const bool narrow = grid.width() < 380 * ui_scale();
-  const float h = card_height(230, 3), time_h = narrow ? card_height(170, 3) : h;
+  const float h = card_height(230, 3), time_h = narrow ? card_height(200, 3) : h;
   PlotSpec spec;
   spec.x_label = tr("sequence length n");
   spec.log_x = spec.log2_x = true;
