@@ -95,7 +95,9 @@ void stability(const lab::Lab& lab, lab::State&, Memory& ui) {
          notice(tr("Row q0 blocks its second half of keys; row q1 blocks every key. −1e9 works like −∞ until a whole "
                    "row is blocked: then every key ties at −1e9 and the row turns uniform instead of empty. float16 "
                    "cannot hold −1e9 and stores −∞."));
-         Grid fills(4, 140);  // two a row on a phone
+         // Two a row on a phone (the heading, the note and the four on one screen); wider
+         // elsewhere, where the weights are written in the cells.
+         Grid fills(4, ImGui::GetContentRegionAvail().x < 600 * ui_scale() ? 140 : 230);
          const float scale = ui_scale();
          for (const experiments::MaskFillCase& c : d.mask_fills) {
            fills.begin(c.name.c_str(), card_height(std::max(130.0f, fills.width() / scale * 0.45f), 2));
