@@ -108,7 +108,13 @@ void stability(const lab::Lab& lab, lab::State&, Memory& ui) {
            m.values = &c.weights;
            m.rows = indexed("q");
            m.cols = indexed("k");
-           map(ui, lab, c.name.c_str(), m);
+           // A tapped or hovered cell's weight: a phone's narrow cells have no room to write it.
+           const HeatmapHit hit = map(ui, lab, c.name.c_str(), m);
+           if (hit.row >= 0) {
+             begin_readout();
+             ImGui::Text("q%d → k%d: %s", hit.row, hit.col, num(c.weights(hit.row, hit.col)).c_str());
+             end_readout();
+           }
            fills.end();
          }
        }},
