@@ -71,7 +71,10 @@ HeatmapLayout heatmap_layout(const HeatmapLayoutInput& in, const TextMetrics& te
 
   // The legend's parts from the plot's left; its line from the plot's top.
   l.legend_y = l.plot.h + line * 0.45f;
-  l.bar_w = std::clamp(l.plot.w - lo_w - hi_w - 2 * l.gap, min_bar, 160 * u);
+  // At least min_bar wide where the room allows; in a narrow card, what is left beside "lo" and
+  // "hi" (down to a stub), so that "hi" is not cut at the card's edge.
+  const float least_bar = std::clamp(avail_w - lo_w - hi_w - 2 * l.gap, 24 * u, min_bar);
+  l.bar_w = std::clamp(l.plot.w - lo_w - hi_w - 2 * l.gap, least_bar, 160 * u);
   if (in.any_masked && !l.legend_wraps)
     l.bar_w = std::max(min_bar, std::min(l.bar_w, avail_w - scale_w + min_bar - 3 * l.gap - masked_w));
   l.bar_h = line * 0.55f;

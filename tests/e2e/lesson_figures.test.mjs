@@ -8,12 +8,14 @@ import assert from 'node:assert/strict';
 import { launchBrowser, startServer } from './harness.mjs';
 import { DEVICES, figureHeight, openLesson } from './lesson_frames.mjs';
 
-// Figures still taller than a screen (issue 34, item 4, open): each has more parts than a
-// screen holds at that size and needs splitting or a layout of its own. The test holds every
-// other figure to one screen, and fails when one of these comes to fit, so the list stays true.
+// Figures still taller than a screen (issue 34, item 4, open). fig-padding on a phone: its two
+// 5 × 5 stage cards, one under the other, are a few pixels taller than the screen (a stage
+// card's height follows its width, and the mask card's legend takes two lines there). The test
+// holds every other figure to one screen, and fails when one of these comes to fit, so the list
+// stays true.
 const STILL_TALL = {
   laptop: [],
-  phone: ['fig-scaling', 'fig-padding', 'fig-heads', 'fig-stability', 'fig-fills', 'fig-tiling', 'fig-cost', 'fig-training'],
+  phone: ['fig-padding'],
 };
 
 for (const [name, device] of Object.entries(DEVICES)) {

@@ -88,6 +88,19 @@ TEST(HeatmapLayout, TheWidgetsPartsFitTheRoomWithoutOverlapping) {
   EXPECT_FALSE(l.legend_wraps);
 }
 
+TEST(HeatmapLayout, ANarrowCardsColourBarShrinksSoThatItsEndsFit) {
+  const ui::TextMetrics text = mono();
+  ui::HeatmapLayoutInput in = matrix(3, 3, {130, 400});
+  in.lo = "-6.4", in.hi = "6.4";
+  // 24 px of labels leave 106: "-6.4" (32) and "6.4" (24) with two 6 px gaps leave 38 for the bar.
+  const ui::HeatmapLayout l = ui::heatmap_layout(in, text);
+  EXPECT_FLOAT_EQ(l.bar_w, 38);
+  EXPECT_LE(l.label_w + l.legend_w, in.room.w);
+  // Never below a stub: then the ends do not fit, and the view tries shorter numbers.
+  in.room.w = 90;
+  EXPECT_FLOAT_EQ(ui::heatmap_layout(in, text).bar_w, 24);
+}
+
 TEST(HeatmapLayout, TheMaskedPatternGoesBesideTheScaleOrOnALineOfItsOwn) {
   const ui::TextMetrics text = mono();
   const ui::HeatmapLayout wide = ui::heatmap_layout(matrix(3, 3, {600, 400}, true), text);

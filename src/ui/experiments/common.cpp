@@ -132,9 +132,7 @@ Labels indexed(const char* prefix) {
 }
 
 HeatmapHit map(Memory& ui, const lab::Lab& lab, const char* id, const MapSpec& spec) {
-  ImGui::PushFont(fonts().heading);
-  ImGui::TextUnformatted(spec.title.c_str());
-  ImGui::PopFont();
+  heading(spec.title.c_str());  // a formula too long for its card wraps at a space rather than being cut
   if (!spec.caption.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
     text_wrapped(spec.caption);

@@ -133,12 +133,16 @@ void table(const experiments::CostData& d) {
   ImGui::EndTable();
 }
 
-// The four plots: time, achieved rate, memory and arithmetic intensity as n grows.
-void plots(const experiments::CostData& d) {
+// The four plots: time, achieved rate, memory and arithmetic intensity as n grows; or, with
+// `all` false, time and memory only (a figure one screen tall on a phone).
+void plots(const experiments::CostData& d, bool all) {
   const std::vector<double> n = doubles(d.sizes), mem_n = doubles(d.memory_n);
   const double n0 = n.front(), n1 = n.back();
-  Grid grid(4, 350);  // two plots a row in a lesson's 768-pixel column
-  const float h = card_height(230, 3);
+  Grid grid(all ? 4 : 2, 350);  // two plots a row in a lesson's 768-pixel column
+  // On a phone (one under the other) the time plot, with a shorter legend, lower: both and the
+  // Measure button on one screen.
+  const bool narrow = grid.width() < 380 * ui_scale();
+  const float h = card_height(230, 3), time_h = narrow ? card_height(200, 3) : h;
   PlotSpec spec;
   spec.x_label = tr("sequence length n");
   spec.log_x = spec.log2_x = true;
@@ -162,19 +166,21 @@ void plots(const experiments::CostData& d) {
   std::vector<PlotSeries> times = both(n, tr("reference"), d.reference_ms, tr("tiled"), d.tiled_ms);
   times.push_back(quadratic_guide(tr("∝ n² (reference)"), d.sizes, d.reference_ms, 4));
   times.push_back(quadratic_guide(tr("∝ n² (tiled)"), d.sizes, d.tiled_ms, 0));
-  plot_card(grid, "time", h, tr("Time per call"), slopes + " " + tr("Each point is the median of 3 to 5 passes."), time,
+  plot_card(grid, "time", time_h, tr("Time per call"), slopes + " " + tr("Each point is the median of 3 to 5 passes."), time,
             times);
 
-  PlotSpec speed = spec;
-  speed.y_label = "GFLOP/s";
-  speed.y_min = 0;
-  if (!measured) speed.y_max = 50;
-  std::vector<PlotSeries> rates = both(n, tr("reference"), d.reference_gflops, tr("tiled"), d.tiled_gflops);
-  if (!std::isnan(d.peak_gflops)) rates.push_back(level(tr("peak (multiply-add loop)"), n0, n1, d.peak_gflops, 7));
-  plot_card(grid, "gflops", h, tr("Achieved GFLOP/s"),
-            tr("4n²d_k FLOPs over the measured time, against the loop's peak: the reference spends its time writing "
-               "and rereading n × n matrices."),
-            speed, rates);
+  if (all) {
+    PlotSpec speed = spec;
+    speed.y_label = "GFLOP/s";
+    speed.y_min = 0;
+    if (!measured) speed.y_max = 50;
+    std::vector<PlotSeries> rates = both(n, tr("reference"), d.reference_gflops, tr("tiled"), d.tiled_gflops);
+    if (!std::isnan(d.peak_gflops)) rates.push_back(level(tr("peak (multiply-add loop)"), n0, n1, d.peak_gflops, 7));
+    plot_card(grid, "gflops", h, tr("Achieved GFLOP/s"),
+              tr("4n²d_k FLOPs over the measured time, against the loop's peak: the reference spends its time writing "
+                 "and rereading n × n matrices."),
+              speed, rates);
+  }
 
   PlotSpec memory = spec;
   memory.x_max = mem_n.back();
@@ -198,6 +204,7 @@ void plots(const experiments::CostData& d) {
                          bytes_text(experiments::reference_bytes(d.sizes.back())).c_str(), d.sizes.back(),
                          bytes_text(d.tiled_bytes.front()).c_str()),
             memory, held, marks);
+  if (!all) return;
 
   PlotSpec intensity = spec;
   intensity.y_label = tr("FLOPs per byte");
@@ -224,7 +231,8 @@ void cost(const lab::Lab& lab, lab::State& next, Memory& ui) {
                    "4n²d_k FLOPs: doubling n quadruples the work."));
        }},
       {"controls", [&] { controls(d, lab.state(), next, ui); }},
-      {"plots", [&] { plots(d); }},
+      {"plots", [&] { plots(d, true); }},
+      {"time-memory", [&] { plots(d, false); }, true},
       {"table", [&] {
          table(d);
          notice(tr("Flash attention does the same FLOPs as the reference; it moves fewer bytes and holds no n × n "

@@ -51,7 +51,7 @@ void maps(const lab::Lab& lab, lab::State& next, Memory& ui, const Data& d, cons
   const float scale = ui_scale();
   Grid grid(static_cast<int>(N), min_width);
   const bool narrow = grid.width() < 200 * scale;
-  const float h = narrow ? grid.width() * 0.8f / scale : std::max(grid.width() * 1.05f, 150 * scale) / scale;
+  const float h = narrow ? grid.width() * 0.72f / scale : std::max(grid.width() * 1.05f, 150 * scale) / scale;
   for (const char* id : ids) {
     const Stage& st = *std::find_if(std::begin(kStages), std::end(kStages), [&](const Stage& s) { return std::string_view(s.id) == id; });
     const attn::Matrix& values = d.*st.values;

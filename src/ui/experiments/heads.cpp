@@ -90,8 +90,9 @@ void heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
          else text_wrapped(groups);
        }},
       {"maps", [&] {
-         // One card per head, its border in its K/V group's colour.
-         Grid grid(int(d.heads.size()), 200);
+         // One card per head, its border in its K/V group's colour: two a row on a phone, so that
+         // the controls and four heads are on one screen.
+         Grid grid(int(d.heads.size()), 160);
          // As tall as the matrix at the cell size the card's width allows (HeatmapView's cap).
          const float cell = std::min((grid.width() - 70 * scale) / float(s.nk), kMaxCell * scale);
          const float hh = std::max(cell * float(s.nq) + ImGui::GetTextLineHeight() * 3.4f, 110 * scale) / scale;

@@ -53,7 +53,7 @@ void scaling(const lab::Lab& lab, lab::State& next, Memory& ui) {
       {"histograms", [&] {
          Grid hist(2, 300);
          // Lower one under the other on a phone: the slider and both on one screen.
-         const float h1 = card_height(hist.width() < 380 * ui_scale() ? 150 : 230, 2);
+         const float h1 = card_height(hist.width() < 380 * ui_scale() ? 120 : 230, 2);
          histogram_card(hist, "raw", tr("q·k before scaling"), d.raw,
                         i18n::format(tr("measured variance %s; the argument predicts d_k = %d"),
                                      num(float(d.variance_raw)).c_str(), d.dk),

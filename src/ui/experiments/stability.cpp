@@ -50,7 +50,8 @@ void stability(const lab::Lab& lab, lab::State&, Memory& ui) {
            tops.push_back({label_of(s), x, doubles(s.max_weight), style, colour});
          }
          Grid grid(2, 340);
-         const float h = card_height(280, 2);
+         // Lower one under the other on a phone: both plots and the thresholds on one screen.
+         const float h = card_height(grid.width() < 380 * ui_scale() ? 190 : 280, 2);
          PlotSpec spec;
          spec.x_label = tr("largest score (magnitude)");
          spec.y_label = tr("largest e^(…)");
@@ -94,7 +95,9 @@ void stability(const lab::Lab& lab, lab::State&, Memory& ui) {
          notice(tr("Row q0 blocks its second half of keys; row q1 blocks every key. −1e9 works like −∞ until a whole "
                    "row is blocked: then every key ties at −1e9 and the row turns uniform instead of empty. float16 "
                    "cannot hold −1e9 and stores −∞."));
-         Grid fills(4, 230);
+         // Two a row on a phone (the heading, the note and the four on one screen); wider
+         // elsewhere, where the weights are written in the cells.
+         Grid fills(4, ImGui::GetContentRegionAvail().x < 600 * ui_scale() ? 140 : 230);
          const float scale = ui_scale();
          for (const experiments::MaskFillCase& c : d.mask_fills) {
            fills.begin(c.name.c_str(), card_height(std::max(130.0f, fills.width() / scale * 0.45f), 2));
@@ -105,7 +108,13 @@ void stability(const lab::Lab& lab, lab::State&, Memory& ui) {
            m.values = &c.weights;
            m.rows = indexed("q");
            m.cols = indexed("k");
-           map(ui, lab, c.name.c_str(), m);
+           // A tapped or hovered cell's weight: a phone's narrow cells have no room to write it.
+           const HeatmapHit hit = map(ui, lab, c.name.c_str(), m);
+           if (hit.row >= 0) {
+             begin_readout();
+             ImGui::Text("q%d → k%d: %s", hit.row, hit.col, num(c.weights(hit.row, hit.col)).c_str());
+             end_readout();
+           }
            fills.end();
          }
        }},

@@ -42,24 +42,30 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
            notice(tr("All the keys fit in one tile here: raise n or lower the keys per tile to see the rescaling."));
        }},
       {"walk", [&] {
-         Grid grid(3, 225);  // the three maps in one row of a lesson's column
-         const float h = std::clamp(grid.width() * 0.9f, 200 * scale, 420 * scale) / scale;
+         // The three maps in one row, even on a phone (there lower, titled by their symbols alone,
+         // as the lesson's recurrence writes them), so that the sliders, the walk and the row's
+         // plots are on one screen.
+         Grid grid(3, 90);
+         const bool narrow = grid.width() < 200 * scale;
+         const float h = narrow ? 140 : std::clamp(grid.width() * 0.9f, 200 * scale, 420 * scale) / scale;
          const struct {
            const char* id;
            const char* title;
+           const char* symbol;
            const char* caption;
            const attn::Matrix* values;
            bool diverging;
          } walks[] = {
-             {"running max", N_("Running max m"), N_("after each tile (rows: queries)"), &w.running_max, true},
-             {"rescale", N_("Rescale e^(m − m')"), N_("1: this tile did not raise the max"), &w.rescale, false},
-             {"running sum", N_("Running sum l"), N_("after each tile, in units of e^m"), &w.running_sum, false},
+             {"running max", N_("Running max m"), "m", N_("after each tile (rows: queries)"), &w.running_max, true},
+             {"rescale", N_("Rescale e^(m − m')"), "e^(m−m')", N_("1: this tile did not raise the max"), &w.rescale,
+              false},
+             {"running sum", N_("Running sum l"), "l", N_("after each tile, in units of e^m"), &w.running_sum, false},
          };
          for (const auto& card : walks) {
-           grid.begin(card.id, card_height(h, 2));
+           grid.begin(card.id, card_height(h, narrow ? 1 : 2));
            MapSpec spec;
-           spec.title = tr(card.title);
-           spec.caption = tr(card.caption);
+           spec.title = narrow ? card.symbol : tr(card.title);
+           if (!narrow) spec.caption = tr(card.caption);
            spec.values = card.values;
            spec.diverging = card.diverging;
            spec.hi = card.values->maxCoeff();
@@ -89,11 +95,12 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
            sum.push_back(w.running_sum(q, t));
          }
          Grid row(2, 340);
+         const float plot_h = row.width() < 380 * scale ? 140 : 240;  // lower on a phone, one under the other
          PlotSpec spec;
          spec.x_label = tr("tile");
          spec.y_label = tr("score");
          spec.y_min = std::min({*std::min_element(tile_max.begin(), tile_max.end()), 0.0});
-         plot_card(row, "row max", card_height(240, 1), i18n::format(tr("Query q%d: maxima and rescale per tile"), q), "",
+         plot_card(row, "row max", card_height(plot_h, 1), i18n::format(tr("Query q%d: maxima and rescale per tile"), q), "",
                    spec,
                    {{tr("this tile's max"), tiles, tile_max, PlotSeries::Style::bars, 7},
                     {tr("running max m"), tiles, running_max, PlotSeries::Style::line, 0, true},
@@ -101,7 +108,7 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
          spec = PlotSpec();
          spec.x_label = tr("tile");
          spec.y_label = "l";
-         plot_card(row, "row sum", card_height(240, 1), i18n::format(tr("Query q%d: running sum l per tile"), q), "",
+         plot_card(row, "row sum", card_height(plot_h, 1), i18n::format(tr("Query q%d: running sum l per tile"), q), "",
                    spec, {{tr("running sum l"), tiles, sum, PlotSeries::Style::line, 2, true}});
        }},
       {"outputs", [&] {

@@ -234,18 +234,23 @@ void status(const lab::Training& t, const std::string& this_run, const std::stri
     if (r.steps() >= train::Limits::max_steps) out += std::string(" · ") + tr("the end: Reset to run again");
     return out;
   };
-  ImGui::PushFont(fonts().heading);
-  ImGui::TextWrapped("%s", line(*t.run()).c_str());  // two lines on a phone rather than cut
-  ImGui::PopFont();
-  if (t.compare()) {
-    ImGui::SameLine();
-    ImGui::TextColored(palette().muted_text, "(%s)", this_run.c_str());
+  // Each run's line wraps (two lines on a phone rather than cut), its run's name beside it
+  // where the line has room, else under it.
+  const auto run_line = [](const std::string& text, const std::string& run) {
     ImGui::PushFont(fonts().heading);
-    ImGui::TextUnformatted(line(*t.compare()).c_str());
+    ImGui::TextWrapped("%s", text.c_str());
     ImGui::PopFont();
-    ImGui::SameLine();
-    ImGui::TextColored(palette().muted_text, tr("(%s, dashed)"), other_run.c_str());
+    if (run.empty()) return;
+    beside_if_room(ImGui::CalcTextSize(run.c_str()).x, "");
+    ImGui::TextColored(palette().muted_text, "%s", run.c_str());
+  };
+  // Before either run has stepped (they step together), one prompt for both.
+  if (!t.compare() || (t.run()->history().loss.empty() && t.compare()->history().loss.empty())) {
+    run_line(line(*t.run()), "");
+    return;
   }
+  run_line(line(*t.run()), "(" + this_run + ")");
+  run_line(line(*t.compare()), i18n::format(tr("(%s, dashed)"), other_run.c_str()));
 }
 
 void curves(const lab::Training& t, const std::string& this_run, const std::string& other_run) {
@@ -283,7 +288,7 @@ void curves(const lab::Training& t, const std::string& this_run, const std::stri
   // The title and up to three lines of note: Spanish notes wrap to three in a quarter width. A
   // phone's cards (two in a row) keep their titles only.
   const bool narrow = grid.width() < 200 * ui_scale();
-  const float h = narrow ? card_height(115, 1) : card_height(160, 4);
+  const float h = narrow ? card_height(100, 1) : card_height(160, 4);
   const auto note = [narrow](const std::string& text) { return narrow ? std::string() : text; };
   PlotSpec spec;
   spec.x_label = tr("step");
@@ -307,7 +312,7 @@ void curves(const lab::Training& t, const std::string& this_run, const std::stri
   plot_card(grid, "grad", h, tr("Q and K gradient"), note(tr("the norm reaching W_Q and W_K at each step")), spec, grad);
 }
 
-void maps(const lab::Lab& lab, Memory& ui, const std::string& other_run) {
+void maps(const lab::Lab& lab, Memory& ui, const std::string& this_run, const std::string& other_run) {
   const lab::Training& t = lab.training();
   std::vector<const train::Run*> runs{t.run()};
   if (t.compare()) runs.push_back(t.compare());
@@ -319,19 +324,25 @@ void maps(const lab::Lab& lab, Memory& ui, const std::string& other_run) {
   for (const train::Run* r : runs) count += int(r->maps().weights.size());
   Grid grid(count, 150);  // the two runs' maps side by side on a phone
   const float scale = ui_scale();
-  // Smaller cells in a phone's column, so that the first plot is on screen under the map.
-  const float largest = (grid.width() < 420 * scale ? 16 : 22) * scale;
+  const bool narrow = grid.width() < 200 * scale;
+  // Smaller cells in a phone's column (smallest with the runs side by side), so that the
+  // controls, the plots and the maps are on one screen.
+  const float largest = (narrow ? 10 : grid.width() < 420 * scale ? 16 : 22) * scale;
   const float cell = std::min((grid.width() - 60 * scale) / float(seq), largest);
-  const float height = std::max(cell * float(seq) + ImGui::GetTextLineHeight() * 3.6f, 130 * scale) / scale;
+  const float height = std::max(cell * float(seq) + ImGui::GetTextLineHeight() * 3.1f, 130 * scale) / scale;
   for (std::size_t r = 0; r < runs.size(); ++r) {
     const train::Run& run = *runs[r];
     const int heads = run.config().heads;
     for (std::size_t k = 0; k < run.maps().weights.size(); ++k) {
       const std::string id = "map " + std::to_string(r) + "." + std::to_string(k);
-      grid.begin(id.c_str(), card_height(height, r ? 2 : 1));
+      // With a second run, each card names its run (a phone's narrow card: the setting alone).
+      grid.begin(id.c_str(), card_height(height, runs.size() > 1 ? 2 : 1));
       MapSpec m;
-      m.title = i18n::format(tr("Layer %d · head %d"), int(k) / heads + 1, int(k) % heads + 1);
-      if (r) m.caption = i18n::format(tr("%s (the second run)"), other_run.c_str());
+      // A one-layer model's heads on a phone: "head 1", on one line.
+      m.title = narrow && run.config().layers == 1 ? i18n::format(tr("head %d"), int(k) + 1)
+                                                    : i18n::format(tr("Layer %d · head %d"), int(k) / heads + 1, int(k) % heads + 1);
+      if (r) m.caption = narrow ? other_run : i18n::format(tr("%s (the second run)"), other_run.c_str());
+      else if (runs.size() > 1) m.caption = this_run;
       m.values = &run.maps().weights[k];
       m.rows = m.cols = labels;
       m.version = t.version();
@@ -428,7 +439,7 @@ void train(const lab::Lab& lab, lab::State& next, Memory& ui) {
                                notes(s.train.task);
                              }};
   const Section maps_part{"maps", [&] {
-                            if (t.run()) maps(lab, ui, other_run);
+                            if (t.run()) maps(lab, ui, this_run, other_run);
                           }};
   const auto intro_note = [] {
     notice(tr("An attention-only transformer trains here on a toy task only attention can solve. "
@@ -461,7 +472,7 @@ void train(const lab::Lab& lab, lab::State& next, Memory& ui) {
     intro_title();
     play_controls(lab, next, ui);
     if (run_status()) {
-      maps(lab, ui, other_run);
+      maps(lab, ui, this_run, other_run);
       curves(t, this_run, other_run);
     }
     ImGui::Spacing();
