@@ -78,8 +78,10 @@ void apply_fragment(App& app, const std::string& fragment, bool replace, std::ve
     base.theme = app.lab.state().theme;
     base.lang = app.lab.state().lang;
   }
+  // The reading's notes are in the language shown so far; show_link_notes() writes them again
+  // in the language the link asks for (lang=es).
+  const i18n::Lang read_in = i18n::language();
   lab::LinkReading reading = lab::read_fragment(fragment, base);
-  // The notes are written in the language the link asks for (lang=es).
   i18n::set_language(i18n::resolve(lab::name_of(reading.state.lang), system_language()));
   // Lab::set_state normalises it: a live change against what is shown (the base), a link
   // opened from scratch as itself. The state the page opens with is where the history starts,
@@ -89,7 +91,7 @@ void apply_fragment(App& app, const std::string& fragment, bool replace, std::ve
   else change_state(app, reading.state, false, change);
   std::vector<std::string> notes = lab::link_notes(reading, app.lab.state());
   app.link_notes = LinkNotes{fragment,           std::move(base), app.lab.state(), std::move(earlier),
-                             std::move(notes), i18n::language()};
+                             std::move(notes), read_in};
   show_link_notes(app);
   publish_change(app);
   wake();  // the notes alone are something new to show
