@@ -62,8 +62,12 @@ HeatmapLayout heatmap_layout(const HeatmapLayoutInput& in, const TextMetrics& te
   const float lo_w = text.width(in.lo), hi_w = text.width(in.hi);
   const float masked_w = line + l.gap + text.width(in.masked);
   const float scale_w = lo_w + hi_w + 2 * l.gap + min_bar;
-  l.legend_wraps = in.any_masked && scale_w + 3 * l.gap + masked_w > avail_w;
-  const float legend_h = line * (l.legend_wraps ? 2.8f : 1.6f);
+  const float stub = 24 * u;
+  l.legend_stacked = lo_w + hi_w + 2 * l.gap + stub > avail_w;
+  l.legend_wraps = in.any_masked && (l.legend_stacked || scale_w + 3 * l.gap + masked_w > avail_w);
+  l.bar_h = line * 0.55f;
+  const float scale_h = l.legend_stacked ? l.bar_h + 2 * u + line : line;
+  const float legend_h = 0.6f * line + scale_h + (l.legend_wraps ? 1.2f * line : 0);
   l.top = line * 1.4f;
   const float avail_h = std::max(in.room.h - l.top - legend_h, 24.0f * u);
   l.cell = cell_extent({avail_w, avail_h}, in.shown, in.max_cell * u, INFINITY);
@@ -71,18 +75,30 @@ HeatmapLayout heatmap_layout(const HeatmapLayoutInput& in, const TextMetrics& te
 
   // The legend's parts from the plot's left; its line from the plot's top.
   l.legend_y = l.plot.h + line * 0.45f;
-  // At least min_bar wide where the room allows; in a narrow card, what is left beside "lo" and
-  // "hi" (down to a stub), so that "hi" is not cut at the card's edge.
-  const float least_bar = std::clamp(avail_w - lo_w - hi_w - 2 * l.gap, 24 * u, min_bar);
-  l.bar_w = std::clamp(l.plot.w - lo_w - hi_w - 2 * l.gap, least_bar, 160 * u);
-  if (in.any_masked && !l.legend_wraps)
-    l.bar_w = std::max(min_bar, std::min(l.bar_w, avail_w - scale_w + min_bar - 3 * l.gap - masked_w));
-  l.bar_h = line * 0.55f;
-  l.bar_x = lo_w + l.gap;
-  l.hi_x = l.bar_x + l.bar_w + l.gap;
-  l.legend_w = lo_w + hi_w + 2 * l.gap + l.bar_w;
+  if (l.legend_stacked) {
+    // The bar under the labels and the plot, or as wide as both ends need, within the card;
+    // "lo" under its start, "hi" under its end.
+    l.bar_x = l.lo_x = -l.label_w;
+    l.bar_w = std::min(std::max(l.label_w + l.plot.w, lo_w + hi_w + l.gap), in.room.w);
+    l.bar_y = l.legend_y;
+    l.text_y = l.bar_y + l.bar_h + 2 * u;
+    l.hi_x = l.bar_x + std::max(l.bar_w - hi_w, lo_w + l.gap);
+    l.legend_w = std::max(l.bar_x + l.bar_w, l.hi_x + hi_w);
+  } else {
+    // At least min_bar wide where the room allows; in a narrow card, what is left beside "lo"
+    // and "hi" (down to a stub), so that "hi" is not cut at the card's edge.
+    const float least_bar = std::clamp(avail_w - lo_w - hi_w - 2 * l.gap, stub, min_bar);
+    l.bar_w = std::clamp(l.plot.w - lo_w - hi_w - 2 * l.gap, least_bar, 160 * u);
+    if (in.any_masked && !l.legend_wraps)
+      l.bar_w = std::max(min_bar, std::min(l.bar_w, avail_w - scale_w + min_bar - 3 * l.gap - masked_w));
+    l.bar_x = lo_w + l.gap;
+    l.bar_y = l.legend_y + (line - l.bar_h) * 0.5f;
+    l.text_y = l.legend_y;
+    l.hi_x = l.bar_x + l.bar_w + l.gap;
+    l.legend_w = lo_w + hi_w + 2 * l.gap + l.bar_w;
+  }
   l.masked_x = l.legend_wraps ? 0 : l.legend_w + 3 * l.gap;
-  l.masked_y = l.legend_wraps ? l.legend_y + line * 1.25f : l.legend_y;
+  l.masked_y = l.legend_wraps ? l.text_y + line * 1.25f : l.legend_y;
   l.size = {l.label_w + std::max(l.plot.w, l.legend_w), l.top + l.plot.h + legend_h};
   return l;
 }

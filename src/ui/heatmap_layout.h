@@ -86,11 +86,16 @@ struct HeatmapLayout {
   Extent cell, plot;   // one cell (unrounded, for positions) and the whole plot in pixels
   float gap = 0;       // between the legend's parts
   // The legend under the plot: "lo [bar] hi", then the masked pattern on the same line, or on
-  // a second one when it does not fit. Its x from the plot's left, its y from the plot's top.
+  // a second one when it does not fit. In a card too narrow for "lo [stub] hi" the bar takes
+  // the line under the labels and the plot, and "lo" and "hi" go under its two ends (stacked).
+  // Its x from the plot's left (the labels' column is left of 0), its y from the plot's top.
   float legend_y = 0;
-  float bar_x = 0, bar_w = 0, bar_h = 0;  // the colour bar, after "lo", centred on the line
+  bool legend_stacked = false;
+  float text_y = 0;                       // the line of "lo" and "hi"
+  float lo_x = 0;
+  float bar_x = 0, bar_y = 0, bar_w = 0, bar_h = 0;
   float hi_x = 0;
-  float legend_w = 0;  // "lo [bar] hi"
+  float legend_w = 0;  // "lo [bar] hi", or the wider of the bar and its ends
   bool legend_wraps = false;
   float masked_x = 0, masked_y = 0;  // the pattern's square, `line` a side
   Extent size;         // the whole widget

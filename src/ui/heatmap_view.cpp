@@ -303,9 +303,9 @@ void HeatmapView::draw_legend(const Placed& at, const HeatmapSpec& spec, const H
   look.lo = 0;
   look.hi = 1;
   const unsigned bar = legend_.paint(int(l.bar_w), int(l.bar_h), {0, 0, float(kLegendSteps), 1}, look);
-  const float y = at.origin.y + l.legend_y;
-  draw->AddText(ImVec2(at.origin.x, y), muted, in.lo.c_str());
-  const ImVec2 a(at.origin.x + l.bar_x, y + (line - l.bar_h) * 0.5f);
+  const float y = at.origin.y + l.text_y;
+  draw->AddText(ImVec2(at.origin.x + l.lo_x, y), muted, in.lo.c_str());
+  const ImVec2 a(at.origin.x + l.bar_x, at.origin.y + l.bar_y);
   draw->AddImage(gl_texture(bar), a, ImVec2(a.x + l.bar_w, a.y + l.bar_h));
   draw->AddText(ImVec2(at.origin.x + l.hi_x, y), muted, in.hi.c_str());
   if (!in.any_masked) return;

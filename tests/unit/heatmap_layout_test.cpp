@@ -96,9 +96,18 @@ TEST(HeatmapLayout, ANarrowCardsColourBarShrinksSoThatItsEndsFit) {
   const ui::HeatmapLayout l = ui::heatmap_layout(in, text);
   EXPECT_FLOAT_EQ(l.bar_w, 38);
   EXPECT_LE(l.label_w + l.legend_w, in.room.w);
-  // Never below a stub: then the ends do not fit, and the view tries shorter numbers.
+  EXPECT_FALSE(l.legend_stacked);
+  // Never below a stub: where "lo [stub] hi" does not fit (32 + 24 + 24 + 12 > 66), the bar
+  // takes the line and the ends go under it, both inside the card.
   in.room.w = 90;
-  EXPECT_FLOAT_EQ(ui::heatmap_layout(in, text).bar_w, 24);
+  const ui::HeatmapLayout narrow = ui::heatmap_layout(in, text);
+  EXPECT_TRUE(narrow.legend_stacked);
+  EXPECT_GE(narrow.text_y, narrow.bar_y + narrow.bar_h);             // the ends under the bar
+  EXPECT_GE(narrow.hi_x, narrow.lo_x + text.width(in.lo) + narrow.gap);  // "hi" clear of "lo"
+  EXPECT_GE(narrow.label_w + narrow.lo_x, 0);                          // both within the card
+  EXPECT_LE(narrow.label_w + narrow.hi_x + text.width(in.hi), in.room.w);
+  EXPECT_LE(narrow.label_w + narrow.legend_w, in.room.w);
+  EXPECT_LE(narrow.size.h, in.room.h);
 }
 
 TEST(HeatmapLayout, TheMaskedPatternGoesBesideTheScaleOrOnALineOfItsOwn) {
