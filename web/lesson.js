@@ -10,6 +10,7 @@
 //                                              the entry at that path of its trace()
 //        … data-read="experiment" …              of its experiment() instead (view=model's numbers)
 //   <span data-calc="sqrt 512">                  a number from a formula ([arithmetic] below)
+//   <pre data-mask="causal+padding 5 3">title</pre>   a mask matrix, written out ([masks] below)
 //
 // Cited numbers are read from the figure they sit beside, when it starts (tests/e2e/lesson.test.mjs
 // compares each with the figure's own trace()), so the text cannot disagree with it.
@@ -50,9 +51,11 @@
   }
   const mark = (list, id) => { if (!progress[list].includes(id)) { progress[list].push(id); save(); } };
 
-  const chapters = [...document.querySelectorAll('main section[id]')].map((section, i) => ({
-    id: section.id, number: i + 1, section, title: section.querySelector('h2').textContent.trim(),
-  }));
+  // A chapter's heading is kept as nodes too, so that the contents write √d_k with its subscript.
+  const chapters = [...document.querySelectorAll('main section[id]')].map((section, i) => {
+    const h2 = section.querySelector('h2');
+    return { id: section.id, number: i + 1, section, title: h2.textContent.trim(), heading: [...h2.childNodes] };
+  });
   for (const c of chapters) {
     const number = document.createElement('span');
     number.className = 'number';
@@ -99,7 +102,7 @@
       tick.textContent = complete(c) ? '✓' : '';
       const states = [progress.read.includes(c.id) && WORDS.read, progress.checks.includes(c.id) && WORDS.checked].filter(Boolean);
       if (states.length) a.title = states.join(', ');
-      a.append(tick, `${c.number}. ${c.title}`);
+      a.append(tick, `${c.number}. `, ...c.heading.map(node => node.cloneNode(true)));
       const li = document.createElement('li');
       li.append(a);
       return li;
@@ -198,6 +201,21 @@
     const value = FORMULAS[name](...args.map(Number));
     span.dataset.value = String(value);
     span.textContent = format(value);
+  }
+
+  // [masks] a mask matrix written out from its definition, not typed: <pre data-mask="causal 5">,
+  // "padding 5 3" (5 positions, the first 3 real tokens), "causal+padding 5 3". The pre's own
+  // text is its title, in the page's language; row i is a query, column j a key.
+  const MASKS = { causal: (i, j) => j > i, padding: (i, j, real) => j >= real };
+  for (const pre of document.querySelectorAll('pre[data-mask]')) {
+    const [kind, size, real = size] = pre.dataset.mask.trim().split(/\s+/);
+    const blocks = kind.split('+');
+    const n = Number(size), tokens = Number(real);
+    if (!blocks.every(b => MASKS[b]) || !Number.isInteger(n) || !Number.isInteger(tokens) || n < 1 || tokens < 1 || tokens > n)
+      throw new Error(`lesson: data-mask "${pre.dataset.mask}"`);
+    const rows = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) =>
+      (blocks.some(b => MASKS[b](i, j, tokens)) ? '−∞' : '0').padStart(3)).join(' '));
+    pre.textContent = [pre.textContent.trim(), ...rows].join('\n');
   }
 
   // Each cited number is an entry of its figure's own trace() (the element's read of its

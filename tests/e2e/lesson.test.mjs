@@ -101,6 +101,28 @@ for (const [file, lang] of [['lesson.html', 'en'], ['leccion.html', 'es']]) {
   });
 }
 
+// The masks chapter's three matrices, written out by lesson.js from data-mask: compared with
+// the matrices written by hand here (3 tokens padded to 5; row i a query, column j a key).
+const MASKS = {
+  causal: ['0 −∞ −∞ −∞ −∞', '0 0 −∞ −∞ −∞', '0 0 0 −∞ −∞', '0 0 0 0 −∞', '0 0 0 0 0'],
+  padding: ['0 0 0 −∞ −∞', '0 0 0 −∞ −∞', '0 0 0 −∞ −∞', '0 0 0 −∞ −∞', '0 0 0 −∞ −∞'],
+  'causal+padding': ['0 −∞ −∞ −∞ −∞', '0 0 −∞ −∞ −∞', '0 0 0 −∞ −∞', '0 0 0 −∞ −∞', '0 0 0 −∞ −∞'],
+};
+for (const [file, titles] of [['lesson.html', ['causal', 'padding', 'causal + padding']],
+                              ['leccion.html', ['causal', 'relleno', 'causal + relleno']]]) {
+  test(`${file}: the causal mask, the padding mask and their sum, written out`, async () => {
+    const page = await session.browser.context.newPage();
+    const errors = await openLesson(page, file);
+    const shown = await page.evaluate(() => [...document.querySelectorAll('#masks pre[data-mask]')]
+      .map(pre => ({ kind: pre.dataset.mask.split(' ')[0], lines: pre.textContent.split('\n') })));
+    assert.deepEqual(shown.map(m => m.lines[0]), titles, 'each matrix under its title, in the page\'s language');
+    for (const { kind, lines } of shown)
+      assert.deepEqual(lines.slice(1).map(l => l.trim().split(/\s+/).join(' ')), MASKS[kind], kind);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
 test('the Spanish lesson has every chapter, figure, check and cited number of the English one', async () => {
   const page = await session.browser.context.newPage();
   const shape = async file => {
