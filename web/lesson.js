@@ -102,7 +102,9 @@
       tick.textContent = complete(c) ? '✓' : '';
       const states = [progress.read.includes(c.id) && WORDS.read, progress.checks.includes(c.id) && WORDS.checked].filter(Boolean);
       if (states.length) a.title = states.join(', ');
-      a.append(tick, `${c.number}. `, ...c.heading.map(node => node.cloneNode(true)));
+      const title = document.createElement('span');  // one flex item beside the mark
+      title.append(`${c.number}. `, ...c.heading.map(node => node.cloneNode(true)));
+      a.append(tick, title);
       const li = document.createElement('li');
       li.append(a);
       return li;
