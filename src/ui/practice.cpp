@@ -59,7 +59,10 @@ void practice(const lab::Lab& lab, lab::State&, Memory& ui) {
       ImGui::SameLine();
       if ((ImGui::Button(tr("Check")) || enter) && ui.practice_input[0] != 0)
         ui.requests.emplace_back(request::PracticeAnswer{nlohmann::json(std::string(ui.practice_input)).dump()});
-      ImGui::TextColored(palette().muted_text, "%s", several ? tr("Numbers separated by commas.") : "");
+      // Wrapped: the Spanish hint is wider than a phone's card.
+      ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
+      text_wrapped(several ? tr("Numbers separated by commas.") : "");
+      ImGui::PopStyleColor();
     }
     if (!ui.practice_error.empty()) ImGui::TextColored(palette().accent, "%s", ui.practice_error.c_str());
     return;
