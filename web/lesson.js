@@ -169,8 +169,9 @@
   // beside it read alike; a check reads a typed decimal comma too.
   const NOTATION = { useGrouping: false };
   function format(x) {
+    // Three significant digits everywhere: a small number as a power of ten (2.38 × 10⁻⁷).
     if (x !== 0 && Math.abs(x) < 1e-3) {
-      const [m, e] = x.toExponential(1).split('e');
+      const [m, e] = x.toExponential(2).split('e');
       const superscript = String(Number(e)).replace(/-/g, '⁻').replace(/\d/g, d => '⁰¹²³⁴⁵⁶⁷⁸⁹'[d]);
       return `${new Intl.NumberFormat('en', NOTATION).format(Number(m))} × 10${superscript}`;
     }
