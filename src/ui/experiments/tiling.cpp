@@ -98,6 +98,7 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
          const float plot_h = row.width() < 380 * scale ? 140 : 240;  // lower on a phone, one under the other
          PlotSpec spec;
          spec.x_label = tr("tile");
+         spec.integer_x = true;
          spec.y_label = tr("score");
          spec.y_min = std::min({*std::min_element(tile_max.begin(), tile_max.end()), 0.0});
          plot_card(row, "row max", card_height(plot_h, 1), i18n::format(tr("Query q%d: maxima and rescale per tile"), q), "",
@@ -107,6 +108,7 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
                     {tr("rescale e^(m − m')"), tiles, rescale, PlotSeries::Style::line, 1, true}});
          spec = PlotSpec();
          spec.x_label = tr("tile");
+         spec.integer_x = true;
          spec.y_label = "l";
          plot_card(row, "row sum", card_height(plot_h, 1), i18n::format(tr("Query q%d: running sum l per tile"), q), "",
                    spec, {{tr("running sum l"), tiles, sum, PlotSeries::Style::line, 2, true}});
