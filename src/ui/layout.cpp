@@ -120,6 +120,12 @@ void text_wrapped(std::string_view text) {
   ImGui::TextUnformatted(lines.data(), lines.data() + lines.size());
 }
 
+void heading(std::string_view title) {
+  ImGui::PushFont(fonts().heading);
+  text_wrapped(title);
+  ImGui::PopFont();
+}
+
 namespace {
 
 // The window's panels: a figure's parts, or the whole lab side by side or in one column.
