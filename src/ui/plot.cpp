@@ -128,7 +128,7 @@ PlotLayout plot_layout(const PlotSpec& spec, const std::vector<PlotSeries>& seri
   l.width = ImGui::GetContentRegionAvail().x;
   // The legend wraps under the plot: measure its rows first.
   l.swatch = l.line * 1.2f, l.gap = 12 * l.scale;
-  int legend_rows = series.empty() ? 0 : 1;
+  int legend_rows = series.empty() || !spec.legend ? 0 : 1;
   float legend_x = 0;
   for (const PlotSeries& s : series) {
     const float w = legend_entry_w(l, s);
@@ -169,12 +169,18 @@ void draw_axes(const PlotLayout& l, const PlotSpec& spec, ImDrawList* draw) {
   }
   float label_px = 0;
   for (double v : {l.ax.lo, l.ax.hi}) label_px = std::max(label_px, ImGui::CalcTextSize(tick_text(v, l.ax.log).c_str()).x);
+  // A tick label that would touch the one before it (a plot a few ticks wide on a phone) is
+  // left out; its grid line stays.
+  float drawn_to = -INFINITY;
   for (double v : ticks(l.ax, spec.log2_x, spec.integer_x, p1.x - p0.x, label_px + 14 * scale)) {
     const float x = l.ax.to_px(v);
     draw->AddLine(ImVec2(x, p0.y), ImVec2(x, p1.y), grid);
     const std::string t = tick_text(v, l.ax.log);
     const float w = ImGui::CalcTextSize(t.c_str()).x;
-    draw->AddText(ImVec2(std::clamp(x - w * 0.5f, l.top_left.x, p1.x - w), p1.y + 3 * scale), muted, t.c_str());
+    const float at = std::clamp(x - w * 0.5f, l.top_left.x, p1.x - w);
+    if (at < drawn_to + 4 * scale) continue;
+    draw->AddText(ImVec2(at, p1.y + 3 * scale), muted, t.c_str());
+    drawn_to = at + w;
   }
   const float x_label_w = ImGui::CalcTextSize(spec.x_label.c_str()).x;
   draw->AddText(ImVec2(std::max(p0.x, (p0.x + p1.x - x_label_w) * 0.5f), p1.y + line + 5 * scale), muted,
@@ -316,7 +322,7 @@ void plot(const char* id, const PlotSpec& spec, const std::vector<PlotSeries>& s
   const float bar_w = bar_width(l, series);
   for (const PlotSeries& s : series) draw_series(l, s, bar_w, draw);
   draw->PopClipRect();
-  draw_legend(l, series, draw);
+  if (spec.legend) draw_legend(l, series, draw);
   // The plot area as an item: the layout names it, and hovering it reads the values.
   ImGui::SetCursorScreenPos(l.p0);
   input::next_item(input::ItemKind::plot);

@@ -76,6 +76,7 @@ void scaling(const lab::Lab& lab, lab::State& next, Memory& ui) {
            PlotSpec spec;
            spec.x_label = tr("key");
            spec.integer_x = true;
+           spec.legend = !narrow;  // "query 0's weights" is wider than a phone's third of the column
            spec.y_label = tr("weight");
            // The scale and the largest weight a line each (the legend names query 0), rather
            // than one sentence wrapped mid-phrase in a third of the column.
