@@ -52,7 +52,7 @@ void stability(const lab::Lab& lab, lab::State&, Memory& ui) {
          }
          Grid grid(2, 340);
          // Lower one under the other on a phone: both plots and the thresholds on one screen.
-         const float h = card_height(grid.width() < 380 * ui_scale() ? 190 : 280, 2);
+         const float h = card_height(grid.width() < 380 * ui_scale() ? 180 : 280, 2);
          PlotSpec spec;
          spec.x_label = tr("largest score (magnitude)");
          spec.y_label = tr("largest e^(…)");
