@@ -109,15 +109,46 @@ const char* device_hint(const Memory& ui, const char* pointer, const char* touch
   return tr(ui.touch_screen ? touch : pointer);
 }
 
-void text_wrapped(std::string_view text) {
-  // The width TextWrapped wraps at: to the pushed wrap position, or (none pushed: -1) the
-  // content region's edge (0).
+namespace {
+
+// The width TextWrapped wraps at: to the pushed wrap position, or (none pushed: -1) the
+// content region's edge (0).
+float wrap_width() {
   const float pushed = ImGui::GetCurrentWindow()->DC.TextWrapPos;
-  const float width = ImGui::CalcWrapWidthForPos(ImGui::GetCursorScreenPos(), pushed < 0 ? 0.0f : pushed);
-  const std::string lines = text::wrap_at_spaces(text, width, [](std::string_view s) {
-    return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x;
-  });
+  return ImGui::CalcWrapWidthForPos(ImGui::GetCursorScreenPos(), pushed < 0 ? 0.0f : pushed);
+}
+
+float text_width(std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; }
+
+}  // namespace
+
+void text_wrapped(std::string_view text) {
+  const std::string lines = text::wrap_at_spaces(text, wrap_width(), text_width);
   ImGui::TextUnformatted(lines.data(), lines.data() + lines.size());
+}
+
+void heading(std::string_view title) {
+  ImGui::PushFont(fonts().heading);
+  // A word wider than the card (a formula such as e^(m−m') over a phone's narrow map) would be
+  // cut at its edge: such a title steps down to the body font.
+  float widest = 0;
+  for (std::size_t at = 0; at < title.size();) {
+    const std::size_t end = std::min(title.find(' ', at), title.size());
+    widest = std::max(widest, text_width(title.substr(at, end - at)));
+    at = end + 1;
+  }
+  const bool fits = widest <= wrap_width();
+  if (!fits) ImGui::PopFont();
+  text_wrapped(title);
+  if (fits) ImGui::PopFont();
+}
+
+void table_headers_wrapped() {
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int c = 0; c < ImGui::TableGetColumnCount(); ++c) {
+    ImGui::TableSetColumnIndex(c);
+    text_wrapped(ImGui::TableGetColumnName(c));
+  }
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "explain.h"
+#include "plot_layout.h"
 #include "theme.h"
 #include "input/item_layout.h"
 
@@ -38,22 +39,9 @@ void data_range(const std::vector<PlotSeries>& series, bool x, bool log, double&
 
 // [SECTION] axes and ticks
 
-// Tick values: powers of 10 (or of 2) on a log axis, 1-2-5 steps on a linear one.
-std::vector<double> ticks(const Axis& a, bool base2, float room_px, float label_px) {
-  std::vector<double> out;
-  const int most = std::max(2, int(room_px / label_px));
-  if (a.log) {
-    const double base = base2 ? 2 : 10, lb = std::log(base);
-    const int e0 = int(std::ceil(std::log(a.lo) / lb - 1e-9)), e1 = int(std::floor(std::log(a.hi) / lb + 1e-9));
-    const int every = std::max(1, (e1 - e0 + most) / most);
-    for (int e = e0; e <= e1; e += every) out.push_back(std::pow(base, e));
-    return out;
-  }
-  const double raw = (a.hi - a.lo) / most, mag = std::pow(10, std::floor(std::log10(raw)));
-  const double step = raw <= mag ? mag : raw <= 2 * mag ? 2 * mag : raw <= 5 * mag ? 5 * mag : 10 * mag;
-  for (double v = std::ceil(a.lo / step - 1e-9) * step; v <= a.hi + step * 1e-9; v += step)
-    out.push_back(std::fabs(v) < step * 1e-9 ? 0 : v);
-  return out;
+// An axis's ticks for `room_px` pixels, each label taking about `label_px`.
+std::vector<double> ticks(const Axis& a, bool base2, bool integer, float room_px, float label_px) {
+  return axis_ticks(a.lo, a.hi, a.log, base2, integer, int(room_px / label_px));
 }
 
 std::string tick_text(double v, bool log) {
@@ -75,8 +63,17 @@ struct PlotLayout {
   float legend_h = 0;          // the legend's rows under the plot
   Axis ax, ay;                 // the data ranges on the plot area's pixels
   ImVec2 p0, p1;               // the plot area's corners
+  struct Marker {              // a marker in the x range, and where its label goes
+    const PlotMarker* marker;
+    float x;                   // its line's pixel
+    ImVec2 label;              // its label's corner, in the rows above the plot area
+  };
+  std::vector<Marker> markers;
   float height() const { return p1.y - top_left.y + line * 2 + 8 * scale + legend_h; }
 };
+
+// A row of marker labels above the plot area (row 0 is the y label's line).
+float marker_row(const PlotLayout& l) { return l.line + 2 * l.scale; }
 
 // A legend entry's width: its colour sample, its label and the space after it.
 float legend_entry_w(const PlotLayout& l, const PlotSeries& s) {
@@ -104,14 +101,34 @@ void data_ranges(const PlotSpec& spec, const std::vector<PlotSeries>& series, Ax
   if (std::isnan(spec.y_max) && !ay.log) ay.hi += (ay.hi - ay.lo) * 0.05;  // headroom for the top point
 }
 
-PlotLayout plot_layout(const PlotSpec& spec, const std::vector<PlotSeries>& series) {
+bool marker_shown(const Axis& ax, const PlotMarker& m) { return ax.usable(m.x) && m.x >= ax.lo && m.x <= ax.hi; }
+
+// The markers' labels in rows above the plot area (plot_layout.h): their rows, beyond the y
+// label's line, come out of the plot area's height.
+int place_markers(PlotLayout& l, const PlotSpec& spec, const std::vector<PlotMarker>& markers) {
+  std::vector<MarkerLabelInput> in;
+  for (const PlotMarker& m : markers)
+    if (marker_shown(l.ax, m)) {
+      in.push_back({l.ax.to_px(m.x), ImGui::CalcTextSize(m.label.c_str()).x});
+      l.markers.push_back({&m, in.back().x, {}});
+    }
+  const float y_label_end = l.top_left.x + ImGui::CalcTextSize(spec.y_label.c_str()).x;
+  const std::vector<MarkerLabelPlace> places =
+      place_marker_labels(in, l.p0.x, l.top_left.x + l.width, y_label_end, 8 * l.scale, 3 * l.scale);
+  for (std::size_t i = 0; i < places.size(); ++i)
+    l.markers[i].label = ImVec2(places[i].left, l.top_left.y + float(places[i].row) * marker_row(l));
+  return marker_label_rows(places);
+}
+
+PlotLayout plot_layout(const PlotSpec& spec, const std::vector<PlotSeries>& series,
+                       const std::vector<PlotMarker>& markers) {
   PlotLayout l;
   l.scale = ui_scale(), l.line = ImGui::GetTextLineHeight();
   l.top_left = ImGui::GetCursorScreenPos();
   l.width = ImGui::GetContentRegionAvail().x;
   // The legend wraps under the plot: measure its rows first.
   l.swatch = l.line * 1.2f, l.gap = 12 * l.scale;
-  int legend_rows = series.empty() ? 0 : 1;
+  int legend_rows = series.empty() || !spec.legend ? 0 : 1;
   float legend_x = 0;
   for (const PlotSeries& s : series) {
     const float w = legend_entry_w(l, s);
@@ -124,11 +141,14 @@ PlotLayout plot_layout(const PlotSpec& spec, const std::vector<PlotSeries>& seri
   float tick_w = 0;
   const float total = spec.height > 0 ? spec.height * l.scale : ImGui::GetContentRegionAvail().y;
   const float y_room = total - l.legend_h - l.line * 4.0f - 8 * l.scale;
-  for (double v : ticks(l.ay, false, y_room, l.line * 2.2f))
+  for (double v : ticks(l.ay, false, false, y_room, l.line * 2.2f))
     tick_w = std::max(tick_w, ImGui::CalcTextSize(tick_text(v, l.ay.log).c_str()).x);
-  l.p0 = ImVec2(l.top_left.x + tick_w + 8 * l.scale, l.top_left.y + l.line * 1.9f);
-  l.p1 = ImVec2(l.top_left.x + l.width - 8 * l.scale, l.p0.y + std::max(y_room, 40 * l.scale));
+  l.p0.x = l.top_left.x + tick_w + 8 * l.scale;
+  l.p1.x = l.top_left.x + l.width - 8 * l.scale;
   l.ax.p0 = l.p0.x, l.ax.p1 = l.p1.x;
+  const float label_rows = float(place_markers(l, spec, markers) - 1) * marker_row(l);
+  l.p0.y = l.top_left.y + l.line * 1.9f + label_rows;
+  l.p1.y = l.p0.y + std::max(y_room - label_rows, 40 * l.scale);
   l.ay.p0 = l.p1.y, l.ay.p1 = l.p0.y;
   return l;
 }
@@ -141,7 +161,7 @@ void draw_axes(const PlotLayout& l, const PlotSpec& spec, ImDrawList* draw) {
   const float scale = l.scale, line = l.line;
   draw->AddText(ImVec2(l.top_left.x, l.top_left.y), muted, spec.y_label.c_str());
   draw->AddRect(p0, p1, grid);
-  for (double v : ticks(l.ay, false, p1.y - p0.y, line * 2.2f)) {
+  for (double v : ticks(l.ay, false, false, p1.y - p0.y, line * 2.2f)) {
     const float y = l.ay.to_px(v);
     draw->AddLine(ImVec2(p0.x, y), ImVec2(p1.x, y), grid);
     const std::string t = tick_text(v, l.ay.log);
@@ -149,43 +169,36 @@ void draw_axes(const PlotLayout& l, const PlotSpec& spec, ImDrawList* draw) {
   }
   float label_px = 0;
   for (double v : {l.ax.lo, l.ax.hi}) label_px = std::max(label_px, ImGui::CalcTextSize(tick_text(v, l.ax.log).c_str()).x);
-  for (double v : ticks(l.ax, spec.log2_x, p1.x - p0.x, label_px + 14 * scale)) {
+  // A tick label that would touch the one before it (a plot a few ticks wide on a phone) is
+  // left out; its grid line stays.
+  float drawn_to = -INFINITY;
+  for (double v : ticks(l.ax, spec.log2_x, spec.integer_x, p1.x - p0.x, label_px + 14 * scale)) {
     const float x = l.ax.to_px(v);
     draw->AddLine(ImVec2(x, p0.y), ImVec2(x, p1.y), grid);
     const std::string t = tick_text(v, l.ax.log);
     const float w = ImGui::CalcTextSize(t.c_str()).x;
-    draw->AddText(ImVec2(std::clamp(x - w * 0.5f, l.top_left.x, p1.x - w), p1.y + 3 * scale), muted, t.c_str());
+    const float at = std::clamp(x - w * 0.5f, l.top_left.x, p1.x - w);
+    if (at < drawn_to + 4 * scale) continue;
+    draw->AddText(ImVec2(at, p1.y + 3 * scale), muted, t.c_str());
+    drawn_to = at + w;
   }
   const float x_label_w = ImGui::CalcTextSize(spec.x_label.c_str()).x;
   draw->AddText(ImVec2(std::max(p0.x, (p0.x + p1.x - x_label_w) * 0.5f), p1.y + line + 5 * scale), muted,
                 spec.x_label.c_str());
 }
 
-bool marker_shown(const PlotLayout& l, const PlotMarker& m) { return l.ax.usable(m.x) && m.x >= l.ax.lo && m.x <= l.ax.hi; }
-
-// Vertical dashed lines, under the series.
-void draw_marker_lines(const PlotLayout& l, const std::vector<PlotMarker>& markers, ImDrawList* draw) {
+// Vertical dashed lines, under the series, from under each one's label down the plot area.
+void draw_marker_lines(const PlotLayout& l, ImDrawList* draw) {
   const float scale = l.scale;
-  for (const PlotMarker& m : markers) {
-    if (!marker_shown(l, m)) continue;
-    const float x = l.ax.to_px(m.x);
-    for (float y = l.p0.y; y < l.p1.y; y += 8 * scale)
-      draw->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 4 * scale, l.p1.y)), plot_colour(m.colour), 1.5f * scale);
-  }
+  for (const PlotLayout::Marker& m : l.markers)
+    for (float y = m.label.y + l.line; y < l.p1.y; y += 8 * scale)
+      draw->AddLine(ImVec2(m.x, y), ImVec2(m.x, std::min(y + 4 * scale, l.p1.y)), plot_colour(m.marker->colour),
+                    1.5f * scale);
 }
 
-// Each marker's label at the top, on the side where it fits, over the series and on the card's
-// colour: a curve never strikes one through.
-void draw_marker_labels(const PlotLayout& l, const std::vector<PlotMarker>& markers, ImDrawList* draw) {
-  const float scale = l.scale, line = ImGui::GetTextLineHeight();
-  for (const PlotMarker& m : markers) {
-    if (!marker_shown(l, m)) continue;
-    const float x = l.ax.to_px(m.x), w = ImGui::CalcTextSize(m.label.c_str()).x;
-    const ImVec2 at(x + w + 4 * scale < l.p1.x ? x + 3 * scale : x - w - 3 * scale, l.p0.y + 2 * scale);
-    draw->AddRectFilled(ImVec2(at.x - 2 * scale, at.y), ImVec2(at.x + w + 2 * scale, at.y + line),
-                        ImGui::GetColorU32(palette().card));
-    draw->AddText(at, plot_colour(m.colour), m.label.c_str());
-  }
+void draw_marker_labels(const PlotLayout& l, ImDrawList* draw) {
+  for (const PlotLayout::Marker& m : l.markers)
+    draw->AddText(m.label, plot_colour(m.marker->colour), m.marker->label.c_str());
 }
 
 // A dashed polyline: the dash pattern runs along the whole line, since with dense points each
@@ -300,16 +313,16 @@ ImU32 plot_colour(int index) {
 void plot(const char* id, const PlotSpec& spec, const std::vector<PlotSeries>& series,
           const std::vector<PlotMarker>& markers) {
   ImGui::PushID(id);
-  const PlotLayout l = plot_layout(spec, series);
+  const PlotLayout l = plot_layout(spec, series, markers);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw_axes(l, spec, draw);
+  draw_marker_lines(l, draw);
+  draw_marker_labels(l, draw);
   draw->PushClipRect(l.p0, l.p1, true);
-  draw_marker_lines(l, markers, draw);
   const float bar_w = bar_width(l, series);
   for (const PlotSeries& s : series) draw_series(l, s, bar_w, draw);
-  draw_marker_labels(l, markers, draw);
   draw->PopClipRect();
-  draw_legend(l, series, draw);
+  if (spec.legend) draw_legend(l, series, draw);
   // The plot area as an item: the layout names it, and hovering it reads the values.
   ImGui::SetCursorScreenPos(l.p0);
   input::next_item(input::ItemKind::plot);

@@ -19,7 +19,7 @@ struct PlotSeries {
   bool points = false;              // a dot at every finite point
 };
 
-struct PlotMarker {  // a vertical line at x, labelled at the top of the plot
+struct PlotMarker {  // a vertical line at x, labelled above the plot area (never over a curve)
   double x = 0;
   std::string label;
   int colour = 0;
@@ -29,6 +29,8 @@ struct PlotSpec {
   std::string x_label, y_label;
   bool log_x = false, log_y = false;  // base 10 ticks (base 2 for x when log2_x)
   bool log2_x = false;
+  bool integer_x = false;  // x counts something (tiles): no ticks between whole numbers
+  bool legend = true;      // false: the card's title or note names the one series
   // The axis ranges; NaN: from the finite data (y from 0 unless log_y or the data goes below).
   double x_min = NAN, x_max = NAN, y_min = NAN, y_max = NAN;
   float height = 0;  // the whole widget's height in unscaled pixels (legend included); 0: the rest of the window

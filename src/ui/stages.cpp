@@ -80,10 +80,9 @@ void stage_card(const lab::Lab& lab, lab::State& next, Memory& ui, lab::Step ste
   ImGui::PushStyleVar(ImGuiStyleVar_ChildBorderSize, current ? 2.0f * scale : 1.0f * scale);
   ImGui::BeginChild(lab::step_name(step), size, true,  // an id that no language changes
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-  ImGui::PushFont(fonts().heading);
-  ImGui::TextColored(reached ? ImGui::GetStyleColorVec4(ImGuiCol_Text) : palette().muted_text, "%d  %s", i,
-                     stage_title(step));
-  ImGui::PopFont();
+  if (!reached) ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
+  heading(std::to_string(i) + "  " + stage_title(step));
+  if (!reached) ImGui::PopStyleColor();
   if (ImGui::IsItemClicked()) next.step = step;
   if (i >= first_hidden_step(lab)) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);

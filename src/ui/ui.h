@@ -102,6 +102,12 @@ void scroll_to_here(Memory& ui);
 // As ImGui::TextWrapped("%s", text), but broken between words only: never inside a number
 // (text/wrap.h).
 void text_wrapped(std::string_view text);
+// A card's title in the heading font, wrapped so: on two lines in a narrow card rather than
+// cut at its edge.
+void heading(std::string_view title);
+// The current table's header row: its columns' names, each wrapped in its column, where
+// ImGui::TableHeadersRow() would cut a long name in a phone's narrow column.
+void table_headers_wrapped();
 
 // [SECTION] panels (each in its own file)
 void header(const lab::Lab& lab, lab::State& next, Memory& ui);

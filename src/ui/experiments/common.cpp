@@ -53,12 +53,6 @@ void sections(const lab::Lab& lab, const Memory& ui, std::initializer_list<Secti
   }
 }
 
-void heading(const char* title) {
-  ImGui::PushFont(fonts().heading);
-  ImGui::TextWrapped("%s", title);  // on two lines on a phone rather than cut at its edge
-  ImGui::PopFont();
-}
-
 void notice(const char* text) {
   ImGui::PushStyleColor(ImGuiCol_Text, palette().muted_text);
   text_wrapped(text);

@@ -34,7 +34,6 @@ struct Section {
   bool figure_only = false;  // a figure's lighter choice of another part's content: not in the full view
 };
 void sections(const lab::Lab& lab, const Memory& ui, std::initializer_list<Section> list);
-void heading(const char* title);
 void notice(const char* text);  // what the student should notice, in the muted colour
 // Puts the next control, `field` wide and labelled `label`, beside the last one where the line
 // has room for both, else below it (a phone's narrow column).

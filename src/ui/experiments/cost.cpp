@@ -110,7 +110,7 @@ void table(const experiments::CostData& d) {
   for (const char* h : {"n", "FLOPs (4n²d_k)", tr("reference"), tr("tiled"), tr("tiled is"), tr("reference holds"),
                         tr("tiled scratch")})
     ImGui::TableSetupColumn(h);
-  ImGui::TableHeadersRow();
+  table_headers_wrapped();
   auto ms_text = [](double ms) { return std::isnan(ms) ? std::string("…") : text::fixed(ms, ms < 10 ? 2 : 0) + " ms"; };
   for (std::size_t i = 0; i < d.sizes.size(); ++i) {
     ImGui::TableNextRow();

@@ -98,6 +98,7 @@ void pitfalls(const lab::Lab& lab, lab::State& next, Memory& ui) {
          Grid bottom(1, 300);
          PlotSpec spec;
          spec.x_label = tr("query");
+         spec.integer_x = true;
          spec.y_label = "Σ_{j > i} a_ij";
          spec.y_max = 1;
          plot_card(bottom, "future", card_height(200, 1), tr("Weight each query puts on keys after it (wrong result)"),

@@ -75,10 +75,13 @@ void scaling(const lab::Lab& lab, lab::State& next, Memory& ui) {
            const float top = *std::max_element(s.sample_weights.begin(), s.sample_weights.end());
            PlotSpec spec;
            spec.x_label = tr("key");
+           spec.integer_x = true;
+           spec.legend = !narrow;  // "query 0's weights" is wider than a phone's third of the column
            spec.y_label = tr("weight");
-           const std::string note =
-               narrow ? i18n::format(tr("largest weight %s"), num(top).c_str())
-                      : i18n::format(tr("scale %s; query 0's largest weight %s"), num(s.scale).c_str(), num(top).c_str());
+           // The scale and the largest weight a line each (the legend names query 0), rather
+           // than one sentence wrapped mid-phrase in a third of the column.
+           std::string note = i18n::format(tr("largest weight %s"), num(top).c_str());
+           if (!narrow) note = i18n::format(tr("scale %s"), num(s.scale).c_str()) + "\n" + note;
            plot_card(weights, s.name.c_str(), narrow ? card_height(130, 3) : card_height(170, 2), tr(kScaleLabels[m]), note, spec,
                      {{tr("query 0's weights"), keys, doubles(s.sample_weights), PlotSeries::Style::bars, m}});
          }

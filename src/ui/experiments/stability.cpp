@@ -36,9 +36,10 @@ void stability(const lab::Lab& lab, lab::State&, Memory& ui) {
        }},
       {"plots", [&] {
          const std::vector<double> x = doubles(d.magnitude);
-         const std::vector<PlotMarker> limits{
-             {d.predicted_overflow_float16, "ln 65504 = " + num(d.predicted_overflow_float16), 4},
-             {d.predicted_overflow_float32, "ln FLT_MAX = " + num(d.predicted_overflow_float32), 4}};
+         // Named only: the sentence under the table gives their values, and short labels leave
+         // the plot its height on a phone.
+         const std::vector<PlotMarker> limits{{d.predicted_overflow_float16, "ln 65504", 4},
+                                              {d.predicted_overflow_float32, "ln FLT_MAX", 4}};
          std::vector<PlotSeries> exps, tops;
          for (std::size_t i = 0; i < d.series.size(); ++i) {
            const experiments::SoftmaxSeries& s = d.series[i];
@@ -51,7 +52,7 @@ void stability(const lab::Lab& lab, lab::State&, Memory& ui) {
          }
          Grid grid(2, 340);
          // Lower one under the other on a phone: both plots and the thresholds on one screen.
-         const float h = card_height(grid.width() < 380 * ui_scale() ? 190 : 280, 2);
+         const float h = card_height(grid.width() < 380 * ui_scale() ? 180 : 280, 2);
          PlotSpec spec;
          spec.x_label = tr("largest score (magnitude)");
          spec.y_label = tr("largest e^(…)");
@@ -71,11 +72,11 @@ void stability(const lab::Lab& lab, lab::State&, Memory& ui) {
            ImGui::TableSetupColumn(tr("softmax, precision"));
            ImGui::TableSetupColumn(tr("first ∞ at magnitude"));
            ImGui::TableSetupColumn(tr("first NaN at magnitude"));
-           ImGui::TableHeadersRow();
+           table_headers_wrapped();
            for (const experiments::SoftmaxSeries& s : d.series) {
              ImGui::TableNextRow();
              ImGui::TableNextColumn();
-             ImGui::TextUnformatted(label_of(s).c_str());
+             text_wrapped(label_of(s));
              ImGui::TableNextColumn();
              ImGui::TextUnformatted(threshold(s.first_overflow).c_str());
              ImGui::TableNextColumn();

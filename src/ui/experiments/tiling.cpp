@@ -95,20 +95,24 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
            sum.push_back(w.running_sum(q, t));
          }
          Grid row(2, 340);
-         const float plot_h = row.width() < 380 * scale ? 140 : 240;  // lower on a phone, one under the other
+         // Lower on a phone, one under the other; titles short enough for one line there (the
+         // x axis says "tile"), so the plot keeps the room its legend needs.
+         const float plot_h = row.width() < 380 * scale ? 140 : 240;
          PlotSpec spec;
          spec.x_label = tr("tile");
+         spec.integer_x = true;
          spec.y_label = tr("score");
          spec.y_min = std::min({*std::min_element(tile_max.begin(), tile_max.end()), 0.0});
-         plot_card(row, "row max", card_height(plot_h, 1), i18n::format(tr("Query q%d: maxima and rescale per tile"), q), "",
+         plot_card(row, "row max", card_height(plot_h, 1), i18n::format(tr("Query q%d: max and rescale"), q), "",
                    spec,
                    {{tr("this tile's max"), tiles, tile_max, PlotSeries::Style::bars, 7},
                     {tr("running max m"), tiles, running_max, PlotSeries::Style::line, 0, true},
                     {tr("rescale e^(m − m')"), tiles, rescale, PlotSeries::Style::line, 1, true}});
          spec = PlotSpec();
          spec.x_label = tr("tile");
+         spec.integer_x = true;
          spec.y_label = "l";
-         plot_card(row, "row sum", card_height(plot_h, 1), i18n::format(tr("Query q%d: running sum l per tile"), q), "",
+         plot_card(row, "row sum", card_height(plot_h, 1), i18n::format(tr("Query q%d: running sum l"), q), "",
                    spec, {{tr("running sum l"), tiles, sum, PlotSeries::Style::line, 2, true}});
        }},
       {"outputs", [&] {

@@ -286,12 +286,14 @@ void curves(const lab::Training& t, const std::string& this_run, const std::stri
   // with the controls on one screen.
   Grid grid(4, 150);
   // The title and up to three lines of note: Spanish notes wrap to three in a quarter width. A
-  // phone's cards (two in a row) keep their titles only.
+  // phone's cards (two in a row) keep their titles only. One word a title, so that it takes
+  // one line in a quarter of the lesson's column and in half a phone's: the plots line up.
   const bool narrow = grid.width() < 200 * ui_scale();
   const float h = narrow ? card_height(100, 1) : card_height(160, 4);
   const auto note = [narrow](const std::string& text) { return narrow ? std::string() : text; };
   PlotSpec spec;
   spec.x_label = tr("step");
+  spec.integer_x = true;
   spec.x_min = 0;
   spec.log_y = true;
   spec.y_label = tr("loss");
@@ -300,16 +302,16 @@ void curves(const lab::Training& t, const std::string& this_run, const std::stri
   spec.y_label = tr("accuracy");
   spec.y_min = 0;
   spec.y_max = 1;
-  plot_card(grid, "accuracy", h, tr("Held-out accuracy"),
+  plot_card(grid, "accuracy", h, tr("Accuracy"),
             note(i18n::format(tr("%d sequences the model never trains on"), train::Run::kHeldOut)), spec, accuracy);
   spec.y_label = "nats";
   spec.y_max = NAN;
-  plot_card(grid, "entropy", h, tr("Attention entropy"), note(tr("mean per head; 0 is one-hot, dashed is uniform")), spec,
+  plot_card(grid, "entropy", h, tr("Entropy"), note(tr("mean per head; 0 is one-hot, dashed is uniform")), spec,
             entropy);
   spec.log_y = true;
   spec.y_min = NAN;
   spec.y_label = tr("gradient norm");
-  plot_card(grid, "grad", h, tr("Q and K gradient"), note(tr("the norm reaching W_Q and W_K at each step")), spec, grad);
+  plot_card(grid, "grad", h, tr("Gradient"), note(tr("the norm reaching W_Q and W_K at each step")), spec, grad);
 }
 
 void maps(const lab::Lab& lab, Memory& ui, const std::string& this_run, const std::string& other_run) {
