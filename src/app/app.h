@@ -44,6 +44,7 @@ struct App {
   std::optional<i18n::Lang> language_shown;  // the language the page was last told of
   LinkNotes link_notes;
   int frames = 0;
+  bool told_ready = false;  // the page was told of the first settled frame (main.cpp's frame())
   int pending = 0;       // frames still to draw after the last change or input (drawing on demand)
   bool visible = true;   // false while the page is hidden or the canvas is scrolled out of view
   double figure_height = 0;  // the figure's height in CSS pixels the page was last told (0: none)

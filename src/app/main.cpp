@@ -233,8 +233,22 @@ ui::Frame draw_interface(App& app) {
   return drawn;
 }
 
-// ImGui's lists onto the screen; the figure's and the column's heights to the page.
-void present(App& app) {
+// Whether a frame shows its layout as the next frame will: not when it measured a card anew
+// (DrawAgain) or asked its first practice question. The page hears heights and `ready` from
+// settled frames only, so that a lesson's frame does not jump through the sizes of a layout
+// still being measured (a practice figure on a phone went 460 → 909 → 580 → 708 px as it
+// started, and a test read 909 as its height).
+bool settled(const ui::Frame& drawn) {
+  return std::none_of(drawn.requests.begin(), drawn.requests.end(), [](const ui::Request& r) {
+    return std::holds_alternative<ui::request::DrawAgain>(r) || std::holds_alternative<ui::request::PracticeNext>(r);
+  });
+}
+// A first layout that has not settled by this frame is not waited for any longer.
+constexpr int kFramesToSettle = 4;
+
+// ImGui's lists onto the screen; the figure's and the column's heights to the page once the
+// layout has settled.
+void present(App& app, bool settled) {
   int fb_w = 0, fb_h = 0;
   glfwGetFramebufferSize(app.window, &fb_w, &fb_h);
   glViewport(0, 0, fb_w, fb_h);
@@ -242,6 +256,7 @@ void present(App& app) {
   glClearColor(bg.x, bg.y, bg.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (!settled) return;
   report_height(app.ui.figure_height, app.ui_scale, app.figure_height, page::figure_height);
   report_height(app.ui.content_height, app.ui_scale, app.content_height, page::content_height);
 }
@@ -285,8 +300,9 @@ void frame() {
   // The page wakes the app when the canvas's size or the pixel ratio changes (page-tools.js).
   if (fit_canvas(app.window)) wake();
   // Hidden (the page, or the canvas out of view: page-tools.js), the app rests until it is
-  // visible again. The first frame is drawn regardless: it resolves ready.
-  if (!app.visible && app.frames > 0) return rest();
+  // visible again. The first frames are drawn regardless, until one has settled: it resolves
+  // ready.
+  if (!app.visible && app.told_ready) return rest();
 #endif
   if (web_input::animating()) wake();  // a swipe's momentum, a tap's frames
   follow_screen(app);
@@ -294,11 +310,15 @@ void frame() {
   app.pending = std::max(0, app.pending - 1);
 
   ui::Frame drawn = draw_interface(app);
-  present(app);
+  const bool settles = settled(drawn) || (!app.told_ready && app.frames + 1 >= kFramesToSettle);
+  present(app, settles);
   carry_out_frame(app, std::move(drawn));
   advance_runs(app);
   ++app.frames;
-  if (app.frames == 1) page::first_frame(state_object(app.lab.state()));
+  if (settles && !app.told_ready) {
+    app.told_ready = true;
+    page::first_frame(state_object(app.lab.state()));
+  }
 #ifndef __EMSCRIPTEN__
   finish_command_line(app);
 #endif
