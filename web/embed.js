@@ -12,7 +12,7 @@
 // With figure="softmax,arithmetic" (only those parts of the lab) the frame takes the height
 // the figure tells (attention-lab:size); `height` is then the placeholder's.
 //
-// Element API: `ready` (true while a live instance has drawn its first frame) and a `ready`
+// Element API: `ready` (true while a live instance has drawn its first complete frame) and a `ready`
 // event each time one has, `state` (last known, kept while the figure is released),
 // `setState(partial)` (queued until ready), a `change` event whose detail is the new state, and
 // an `answer` event when the learner answers a practice question (detail: {question, answer,

@@ -155,7 +155,7 @@
       contentHeight = height;
       if (height > 0) tellHost({ type: MESSAGE.size, height, figure: false });
     },
-    // The first frame is on screen, showing `state` (getState()'s object).
+    // The first complete frame (its layout settled) is on screen, showing `state` (getState()'s object).
     labReady(state) {
       api.firstFrameMs = performance.now();  // since navigation started
       status.hidden = true;

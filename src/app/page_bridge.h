@@ -20,8 +20,8 @@ namespace page {
 // The state changed: its link fragment and its getState() object (JSON text), told at once,
 // so the page never calls back for the state (the URL fragment, listeners, the host).
 void state_changed(const std::string& fragment, const std::string& state_json);
-// The first frame is on screen, showing this state (getState()'s JSON): resolves
-// attentionLab.ready and tells the host.
+// The first complete frame (its layout settled: main.cpp) is on screen, showing this state
+// (getState()'s JSON): resolves attentionLab.ready and tells the host.
 void first_frame(const std::string& state_json);
 // Shows the notes about ignored fragment keys and values to the page (an ARIA live region).
 void notes(const std::vector<std::string>& notes);
