@@ -20,7 +20,7 @@ namespace lm {
 
 struct RowMix {
   double random_repeat = 0.4;   // share of rows with a random run repeated
-  double corpus_repeat = 0.5;   // share with a corpus span typed twice (the rest: plain text)
+  double corpus_repeat = 0.55;  // share with a corpus span typed twice (the rest: plain text)
   int min_run = 8, max_run = 60;  // the run's length (capped so both copies fit)
 };
 

@@ -22,7 +22,7 @@ struct TrainOptions {
   int warmup = 100;             // steps of linear warm-up
   float final_lr_fraction = 0.1f;  // the cosine decay ends at lr times this
   int threads = 2;
-  std::uint32_t seed = 1;
+  std::uint32_t seed = 2;  // the shipped model's (docs/model.md: the seed moves the scores as much as the mix)
   RowMix mix;
 };
 
