@@ -21,6 +21,10 @@ std::string num(double x, int digits = 4) {
   if (x == 0) x = 0;  // no "-0"
   char text[32];
   std::snprintf(text, sizeof text, "%.*g", digits, x);
+  // A weight just under 1 written "1" reads as exactly one-hot (a saturated row's 0.99962):
+  // digits are added until it does not, up to 6 (float32's 1 − 6e-8 is 1).
+  while (std::fabs(x) < 1 && std::fabs(std::atof(text)) == 1 && digits < 6)
+    std::snprintf(text, sizeof text, "%.*g", ++digits, x);
   return text;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "float64_attention.h"
+#include "number_text.h"
 #include "i18n.h"
 #include "practice.h"
 
@@ -275,6 +276,15 @@ TEST(Practice, ScoreGradientIsTheSoftmaxJacobianTimesG) {
     std::vector<double> raw;
     for (double x : s) raw.push_back(x * std::sqrt(dk));
     EXPECT_GT(want / std::sqrt(dk), 2 * std::fabs(gradient_at_top(raw))) << "unscaled passes less to q·k: " << q.text;
+    // The unscaled row's weights as the explanation writes them: a saturated winner under 1 is
+    // not written "1" (it read as exactly one-hot), and each is its float64 value to the digits shown.
+    const std::string unscaled = q.explanation.substr(q.explanation.find("Unscaled"));
+    const std::vector<double> written = text::read_numbers(unscaled.substr(unscaled.find("a = ")), false);
+    const std::vector<double> a_raw = softmax64(raw);
+    for (std::size_t j = 0; j < 3; ++j) {
+      if (a_raw[j] < 1 - 1e-6) EXPECT_LT(written.at(j), 1.0) << q.explanation;
+      EXPECT_NEAR(written.at(j), a_raw[j], 5e-3 * a_raw[j]) << q.explanation;  // 3 digits or more
+    }
     dks.push_back(int(dk));
   }
   EXPECT_NE(std::count(dks.begin(), dks.end(), 16), 0);
