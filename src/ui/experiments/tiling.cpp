@@ -34,8 +34,8 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
          ImGui::SetNextItemWidth(tile_w);
          if (ImGui::SliderInt(tr("keys per tile"), &tile, 1, d.n)) next.tile = tile;
          const std::string problem = i18n::format(
-             device_hint(ui, N_("%d tiles; d_k = d_v = %d, scale 1/√d_k, seed %u. Selected query: q%d (click a row)."),
-                         N_("%d tiles; d_k = d_v = %d, scale 1/√d_k, seed %u. Selected query: q%d (tap a row).")),
+             device_hint(ui, N_("Tiles: %d; d_k = d_v = %d, scale 1/√d_k, seed %u. Selected query: q%d (click a row)."),
+                         N_("Tiles: %d; d_k = d_v = %d, scale 1/√d_k, seed %u. Selected query: q%d (tap a row).")),
              w.tiles, d.dk, d.seed, lab.state().query);
          notice(problem.c_str());
          if (w.tiles == 1)
