@@ -139,13 +139,7 @@ void heading(std::string_view title) {
   }
   const bool fits = widest <= wrap_width();
   if (!fits) ImGui::PopFont();
-  // A formula that does not fit one line breaks after its "=", as a textbook breaks an
-  // equation, rather than where the width runs out ("dQ = scale · dS" over a lone "K").
-  const std::size_t equals = title.find(" = ");
-  if (equals != std::string_view::npos && text_width(title) > wrap_width())
-    text_wrapped(std::string(title.substr(0, equals + 2)) + "\n" + std::string(title.substr(equals + 3)));
-  else
-    text_wrapped(title);
+  text_wrapped(title);
   if (fits) ImGui::PopFont();
 }
 
