@@ -234,7 +234,8 @@ ui::Frame draw_interface(App& app) {
 }
 
 // Whether a frame shows its layout as the next frame will: not when it measured a card anew
-// (DrawAgain) or asked its first practice question. The page hears heights and `ready` from
+// (DrawAgain) or asked for a practice question (the card holds the new one only from the next
+// frame, the first question included). The page hears heights and `ready` from
 // settled frames only, so that a lesson's frame does not jump through the sizes of a layout
 // still being measured (a practice figure on a phone went 460 → 909 → 580 → 708 px as it
 // started, and a test read 909 as its height).
