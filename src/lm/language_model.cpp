@@ -34,14 +34,21 @@ double Analysis::mean_loss() const {
 
 namespace {
 
-// The recorded forward pass on one text, its context cut to the text's length.
-train::Forward forward(const LanguageModel& m, const std::vector<int>& tokens, const train::HeadMask& ablated) {
+void check(const LanguageModel& m, const std::vector<int>& tokens) {
   const int n = int(tokens.size());
   if (n < 1 || n > m.context())
     throw std::invalid_argument("text: expected 1 to " + std::to_string(m.context()) + " characters, got " +
                                 std::to_string(n));
   for (int t : tokens)
     if (t < 0 || t >= m.vocab.size()) throw std::invalid_argument("text: token " + std::to_string(t) + " is not in the vocabulary");
+}
+
+// The recorded forward pass on one text, its context cut to the text's length: from the
+// embeddings, or (`x` given) from the residual stream `x` entering layer `first`.
+train::Forward forward(const LanguageModel& m, const std::vector<int>& tokens, const train::HeadMask& ablated,
+                       int first = 0, const Matrix* x = nullptr) {
+  check(m, tokens);
+  const int n = int(tokens.size());
   // The same weights over a context of n: the positions' first n rows, an n × n causal map.
   train::Config c = m.config;
   c.seq = n;
@@ -50,25 +57,23 @@ train::Forward forward(const LanguageModel& m, const std::vector<int>& tokens, c
   b.seq = n;
   b.tokens = tokens;
   b.targets.assign(n, -1);
-  return train::Transformer(c).forward(m.params, b, true, ablated);
+  const train::Transformer t(c);
+  return x ? t.forward_from(m.params, b, first, *x, true, ablated) : t.forward(m.params, b, true, ablated);
 }
 
-}  // namespace
-
-Analysis analyse(const LanguageModel& m, const std::vector<int>& tokens, const train::HeadMask& ablated) {
-  const int n = int(tokens.size());
-  const train::Forward f = forward(m, tokens, ablated);
+// Adds the pass's layers (maps, each head's output) to `a`, and its logits, probabilities and
+// losses.
+void finish(const LanguageModel& m, const train::Forward& f, int first, Analysis& a) {
   const train::Config& c = m.config;
-
-  Analysis a;
-  a.tokens = tokens;
-  a.embedding = f.layers.empty() ? f.x_out : f.layers.front().x;
-  for (std::size_t l = 0; l < f.layers.size(); ++l)
+  const int n = int(a.tokens.size());
+  for (std::size_t i = 0; i < f.layers.size(); ++i) {
+    const train::Layer& weights = m.params.layers[std::size_t(first) + i];
     for (int h = 0; h < c.heads; ++h) {
-      a.maps.push_back(f.layers[l].trace.at(0, h).weights);
+      a.maps.push_back(f.layers[i].trace.at(0, h).weights);
       // The head's d_k columns of z (zero when switched off) through its d_k rows of W_O.
-      a.outputs.push_back(f.layers[l].z.middleCols(h * c.d_k, c.d_k) * m.params.layers[l].wo.middleRows(h * c.d_k, c.d_k));
+      a.outputs.push_back(f.layers[i].z.middleCols(h * c.d_k, c.d_k) * weights.wo.middleRows(h * c.d_k, c.d_k));
     }
+  }
   a.logits = f.x_out * m.params.unembed;
   a.probs.resize(n, m.vocab.size());
   for (int i = 0; i < n; ++i) {
@@ -76,8 +81,51 @@ Analysis analyse(const LanguageModel& m, const std::vector<int>& tokens, const t
     double sum = 0;
     for (int v = 0; v < a.logits.cols(); ++v) sum += std::exp(double(a.logits(i, v)) - top);
     for (int v = 0; v < a.logits.cols(); ++v) a.probs(i, v) = float(std::exp(double(a.logits(i, v)) - top) / sum);
-    if (i + 1 < n) a.loss.push_back(std::log(sum) - (double(a.logits(i, tokens[i + 1])) - top));
+    if (i + 1 < n) a.loss.push_back(std::log(sum) - (double(a.logits(i, a.tokens[i + 1])) - top));
   }
+}
+
+}  // namespace
+
+Analysis analyse(const LanguageModel& m, const std::vector<int>& tokens, const train::HeadMask& ablated) {
+  const train::Forward f = forward(m, tokens, ablated);
+  Analysis a;
+  a.tokens = tokens;
+  a.embedding = f.layers.empty() ? f.x_out : f.layers.front().x;
+  finish(m, f, 0, a);
+  return a;
+}
+
+Analysis analyse_flipped(const LanguageModel& m, const Analysis& as_set, const train::HeadMask& off, int head) {
+  head_mask(m, {{head / m.config.heads, head % m.config.heads}});  // throws on a head the model does not have
+  const train::Config& c = m.config;
+  const int layer = head / c.heads, d = c.d_k;
+  // The residual stream entering the head's layer, and leaving it as set.
+  Matrix x = as_set.embedding;
+  for (int g = 0; g < layer * c.heads; ++g) x += as_set.outputs[std::size_t(g)];
+  Matrix after = x;
+  for (int g = layer * c.heads; g < (layer + 1) * c.heads; ++g) after += as_set.outputs[std::size_t(g)];
+  Analysis a;
+  a.tokens = as_set.tokens;
+  a.embedding = as_set.embedding;
+  a.maps.assign(as_set.maps.begin(), as_set.maps.begin() + (layer + 1) * c.heads);
+  a.outputs.assign(as_set.outputs.begin(), as_set.outputs.begin() + (layer + 1) * c.heads);
+  Matrix& out = a.outputs[std::size_t(head)];
+  const bool was_off = std::size_t(head) < off.size() && off[std::size_t(head)];
+  if (was_off) {
+    // What it writes when on: its map (computed while off too) over its values, through W_O.
+    const train::Layer& w = m.params.layers[std::size_t(layer)];
+    const int at = (head % c.heads) * d;
+    out = as_set.maps[std::size_t(head)] * (x * w.wv.middleCols(at, d)) * w.wo.middleRows(at, d);
+    after += out;
+  } else {
+    after -= out;
+    out.setZero();
+  }
+  train::HeadMask flipped = off;
+  flipped.resize(std::size_t(m.head_count()), false);
+  flipped[std::size_t(head)] = !was_off;
+  finish(m, forward(m, a.tokens, flipped, layer + 1, &after), layer + 1, a);
   return a;
 }
 

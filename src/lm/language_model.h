@@ -47,6 +47,13 @@ struct Analysis {
 // token is outside the vocabulary.
 Analysis analyse(const LanguageModel& m, const std::vector<int>& tokens, const train::HeadMask& ablated = {});
 
+// analyse(m, as_set.tokens, off with `head` switched the other way), from as_set =
+// analyse(m, tokens, off): the layers before the head's and the rest of its own are as_set's
+// (its output taken out, or put in), so only the layers after it run again (none for a head of
+// the last layer). Equal to the full pass up to float rounding. Throws on a head the model
+// does not have.
+Analysis analyse_flipped(const LanguageModel& m, const Analysis& as_set, const train::HeadMask& off, int head);
+
 // One head's queries, keys and values on a text (n × d_k each, row i the character i's): its
 // projections of the residual stream entering its layer, the positions added to the queries'
 // and keys' input, as analyse() computes them (with the same heads switched off). Its map is

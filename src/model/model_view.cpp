@@ -135,9 +135,7 @@ void ModelView::compute(const State& s) {
   // With a period: every head's induction score with head `h` off (index h × heads' count + g).
   std::vector<double> induction_without;
   for (int h = 0; h < m.head_count(); ++h) {
-    train::HeadMask flipped = off;
-    flipped[std::size_t(h)] = !flipped[std::size_t(h)];
-    lm::Analysis other = lm::analyse(m, tokens, flipped);
+    lm::Analysis other = lm::analyse_flipped(m, r.analysis, off, h);  // reruns only the layers after h's
     r.matters.push_back(off[std::size_t(h)] ? as_set - other.mean_loss() : other.mean_loss() - as_set);
     const lm::Analysis& h_off = off[std::size_t(h)] ? r.analysis : other;
     for (const attn::Matrix& map : h_off.maps)

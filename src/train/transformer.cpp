@@ -97,18 +97,23 @@ Matrix Transformer::position_rows(const Params& p, int batch) const {
 
 Forward Transformer::forward(const Params& p, const Batch& b, bool record, const HeadMask& ablated) const {
   const Config& c = config_;
+  Matrix x(b.size * c.seq, c.d_model);
+  for (int r = 0; r < x.rows(); ++r) x.row(r) = p.embed.row(b.tokens[r]);
+  if (!c.positions_in_qk) x += position_rows(p, b.size);
+  return forward_from(p, b, 0, std::move(x), record, ablated);
+}
+
+Forward Transformer::forward_from(const Params& p, const Batch& b, int first, Matrix x, bool record,
+                                  const HeadMask& ablated) const {
+  const Config& c = config_;
   const int rows = b.size * c.seq;
   const attn::Shape shape = attention_shape(b.size);
   const attn::Options options = attention_options();
   const Matrix pos = position_rows(p, b.size);
 
-  Matrix x(rows, c.d_model);
-  for (int r = 0; r < rows; ++r) x.row(r) = p.embed.row(b.tokens[r]);
-  if (!c.positions_in_qk) x += pos;
-
   Forward f;
   std::vector<float> out(shape.out_size());
-  for (int l = 0; l < c.layers; ++l) {
+  for (int l = first; l < c.layers; ++l) {
     const Layer& layer = p.layers[l];
     Forward::LayerState s;
     Matrix with_pos;

@@ -91,6 +91,11 @@ class Transformer {
   // result (what evaluation needs). The heads in `ablated` contribute nothing to the residual
   // stream (their maps are still computed and recorded).
   Forward forward(const Params& p, const Batch& b, bool record = true, const HeadMask& ablated = {}) const;
+  // The same from the residual stream `x` (B·T × D) entering layer `first`: the layers before
+  // it are not run, and `layers` holds only those that are (a pass with a head switched off
+  // shares everything before that head's layer with the pass without).
+  Forward forward_from(const Params& p, const Batch& b, int first, Matrix x, bool record = true,
+                       const HeadMask& ablated = {}) const;
   // dLoss/dParams for the batch the forward pass saw.
   Params backward(const Params& p, const Batch& b, const Forward& f) const;
 

@@ -65,6 +65,27 @@ TEST(Circuits, NegatingAHeadsOutputNegatesItsCopyingScore) {
   EXPECT_NE(before, 0.0);
 }
 
+// The view's shortcut against the full pass it stands for, for every head of every layer, on
+// and off.
+TEST(Circuits, AFlippedPassFromTheSharedLayersIsTheFullPass) {
+  const lm::LanguageModel m = random_model(3, 2);
+  const std::vector<int> tokens = m.vocab.encode("abcab ab\xC3\xA1");
+  for (const train::HeadMask& off : {lm::head_mask(m, {}), lm::head_mask(m, {{0, 1}, {2, 0}})}) {
+    const lm::Analysis as_set = lm::analyse(m, tokens, off);
+    for (int h = 0; h < m.head_count(); ++h) {
+      train::HeadMask flipped = off;
+      flipped[std::size_t(h)] = !flipped[std::size_t(h)];
+      const lm::Analysis want = lm::analyse(m, tokens, flipped), got = lm::analyse_flipped(m, as_set, off, h);
+      EXPECT_LT((got.logits - want.logits).cwiseAbs().maxCoeff(), 1e-4) << h;
+      ASSERT_EQ(got.maps.size(), want.maps.size());
+      for (std::size_t i = 0; i < want.maps.size(); ++i) EXPECT_LT((got.maps[i] - want.maps[i]).cwiseAbs().maxCoeff(), 1e-5);
+      for (std::size_t i = 0; i < want.outputs.size(); ++i)
+        EXPECT_LT((got.outputs[i] - want.outputs[i]).cwiseAbs().maxCoeff(), 1e-4) << h << " " << i;
+      EXPECT_NEAR(got.mean_loss(), want.mean_loss(), 1e-5);
+    }
+  }
+}
+
 TEST(Attribution, PartsAddUpAndALastLayerHeadsTotalIsItsDirectPart) {
   const lm::LanguageModel m = random_model(3, 2);
   const std::vector<int> tokens = m.vocab.encode("abcab ab\xC3\xA1");
