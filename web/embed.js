@@ -137,6 +137,74 @@
     }
   }
 
+  // ---- [hosts] where the figure is hosted: a wrong path, a scaled slide, paper ----------------
+
+  // [load] embed.js found, but no lab beside it (a wrong path, a folder not uploaded): every
+  // figure says so, with the address it tried, in place of a blank frame. Asked once a page,
+  // when the first figure starts; a host that does not answer (another origin without CORS)
+  // is not judged.
+  let pageChecked = null;
+  function checkPage(el) {
+    pageChecked = pageChecked || fetch(pageUrl.href, { method: 'HEAD', cache: 'no-store' })
+      .then((response) => (response.ok ? '' : `${response.status} ${response.statusText}`.trim()), () => '');
+    pageChecked.then((problem) => {
+      if (!problem || !el._frame) return;
+      el._frame.remove();
+      el._frame = null;
+      el._placeholder.classList.add('error');
+      el._placeholder.removeAttribute('aria-hidden');
+      el._placeholder.setAttribute('role', 'alert');
+      el._caption.textContent = `Attention Lab could not load ${pageUrl.href} (${problem}): ` +
+        'check the path of embed.js, which must be in the folder of the lab\'s files (docs/HOSTING.md).';
+    });
+  }
+
+  // [scale] a host that scales its content with a CSS transform (reveal.js scales its slides
+  // to the screen) shows the frame larger or smaller than its layout size: the instance is told
+  // the scale, which it draws its bitmap at (web/page.js), so a projected figure stays sharp.
+  // Measured when the instance is ready and after each resize of the window (reveal.js's own
+  // `resize` event bubbles to it too).
+  function tellScale(el) {
+    if (!el._ready || !el.offsetWidth) return;
+    const scale = Math.round(el.getBoundingClientRect().width / el.offsetWidth * 100) / 100;
+    if (scale >= 0.25 && scale <= 4 && scale !== el._scale) {
+      el._scale = scale;
+      el._post({ type: 'attention-lab:scale', scale });
+    }
+  }
+  let scaleQueued = false;
+  window.addEventListener('resize', () => {
+    if (scaleQueued) return;
+    scaleQueued = true;
+    requestAnimationFrame(() => { scaleQueued = false; for (const el of figures) tellScale(el); });
+  });
+
+  // [paper] printed, a figure is a picture of what it shows: a live one's picture, taken when
+  // it is ready and again a moment after each change (printing cannot wait for a frame), in
+  // the frame's place; one never started (or released), its caption and its link, printed out.
+  // A figure's "Open in the full lab" is not in its picture.
+  const PAPER_STYLE = '.link,.picture{display:none}' +
+    '.placeholder.error{background:#fdecea;color:#8a1c12;border:1px solid #e0a39d}' +
+    '@media print{iframe{display:none}' +
+    '.placeholder{flex-direction:column;gap:.5em;background:#fff;color:#222;border:1px solid #999}' +
+    '.link{display:block;font-size:11px;word-break:break-all}' +
+    '.picture[src]{display:block;position:absolute;inset:0;width:100%;height:100%;object-fit:contain;object-position:top;background:#fff}}';
+  const PICTURE_DELAY_MS = 600;  // after the last change: a drag takes no pictures on its way
+  const paper = {
+    take(el) {
+      el._read('picture').then((picture) => {
+        if (picture && typeof picture.url === 'string' && picture.url.startsWith('data:image/png;base64,')) el._picture.src = picture.url;
+      });
+    },
+    later(el) {
+      clearTimeout(el._pictureTimer);
+      el._pictureTimer = setTimeout(() => { if (el._ready) paper.take(el); }, PICTURE_DELAY_MS);
+    },
+  };
+  // A figure released since its picture was taken keeps it: what it showed is what it shows.
+
+  // ---- [hosts] end --------------------------------------------------------------------------
+
   class AttentionLabElement extends HTMLElement {
     constructor() {
       super();
@@ -201,14 +269,22 @@
         '.placeholder{box-sizing:border-box;height:100%;display:flex;align-items:center;justify-content:center;' +
         'padding:1em;text-align:center;font:15px/1.4 system-ui,sans-serif;background:#eef1f6;color:#5b6475}' +
         ':host([theme=dark]) .placeholder{background:#1f232c;color:#a3abbb}' +
-        '@media (prefers-color-scheme:dark){:host(:not([theme=light])) .placeholder{background:#1f232c;color:#a3abbb}}';
+        '@media (prefers-color-scheme:dark){:host(:not([theme=light])) .placeholder{background:#1f232c;color:#a3abbb}}' +
+        PAPER_STYLE;
       this._box = document.createElement('div');
       this._box.className = 'box';
       this._box.style.height = this._height();
       this._placeholder = document.createElement('div');
       this._placeholder.className = 'placeholder';
-      this._placeholder.textContent = this.getAttribute('title') || 'Attention Lab';
-      this._box.append(this._placeholder);
+      this._caption = document.createElement('span');
+      this._caption.textContent = this.getAttribute('title') || 'Attention Lab';
+      this._link = document.createElement('span');
+      this._link.className = 'link';
+      this._picture = document.createElement('img');
+      this._picture.className = 'picture';
+      this._picture.alt = this._caption.textContent;
+      this._placeholder.append(this._caption, this._link);
+      this._box.append(this._placeholder, this._picture);
       shadow.append(style, this._box);
     }
 
@@ -219,9 +295,10 @@
       this._frame.title = this.getAttribute('title') || DEFAULT_TITLE;
       this._frame.loading = 'eager';
       this._frame.setAttribute('allow', 'clipboard-write');
-      this._frame.src = pageUrl.href + '#' + fragmentOf(this._state || this._initialState());
+      this._frame.src = this._link.textContent = pageUrl.href + '#' + fragmentOf(this._state || this._initialState());
       this._placeholder.setAttribute('aria-hidden', 'true');
       this._box.append(this._frame);
+      checkPage(this);
     }
 
     // The instance goes (its document, its WebGL context and its wasm heap with it); the
@@ -235,7 +312,8 @@
       }
       const lang = (this._state && this._state.lang) || this._initialState().lang;
       const text = this._restarts > MAX_RESTARTS ? PAUSED[lang === 'es' ? 'es' : 'en'] : (this.getAttribute('title') || 'Attention Lab');
-      if (this._placeholder.textContent !== text) this._placeholder.textContent = text;
+      if (this._caption.textContent !== text) this._caption.textContent = text;
+      this._link.textContent = pageUrl.href + '#' + fragmentOf(this._state || this._initialState());
     }
 
     _height() {
@@ -309,8 +387,11 @@
         // After the queued changes, so that a read answers for the state they make.
         for (const [id, { name }] of this._reads) this._post({ type: 'attention-lab:read', id, name });
         this.dispatchEvent(new CustomEvent('ready', { detail: this.state }));
+        tellScale(this);
+        paper.take(this);
       } else if (data.type === 'attention-lab:state') {
         this._state = state;
+        paper.later(this);
         this.dispatchEvent(new CustomEvent('change', { detail: this.state }));
       }
     }
