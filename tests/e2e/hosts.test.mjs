@@ -1,7 +1,8 @@
 // The course hosts of docs/HOSTING.md, each as a course author builds it with the real tool:
 // a reveal.js deck (npm's reveal.js, with web/reveal-attention-lab.js), a Hugo site (Debian's
 // hugo, with web/hugo's shortcode), and paper (Chromium's PDF, read back with poppler's
-// pdftoppm and pdftotext). The Sphinx directive's builds are python/tests/test_sphinx.py's.
+// pdftoppm and pdftotext), a Sphinx book (Debian's Sphinx, with attention_lab.sphinx, whose
+// other builders python/tests/test_sphinx.py checks).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -197,4 +198,24 @@ test('Hugo: the shortcode draws a figure on a pretty URL under the default confi
     assert.match(shown.text, /Causal masking: this figure needs \/course\/attention-lab\/embed\.js, which did not load/);
     assert.ok(shown.height > 10, `the figure's place is not empty (${shown.height} px)`);
   } finally { await browser.close(); }
+});
+
+test('Sphinx: the directive\'s page draws its figure at 1280 and 390 px', async () => {
+  const source = path.join(work, 'sphinx');
+  fs.mkdirSync(source);
+  fs.writeFileSync(path.join(source, 'conf.py'), 'project = "Course"\nextensions = ["attention_lab.sphinx"]\n');
+  fs.writeFileSync(path.join(source, 'index.rst'), 'Attention\n=========\n\nThe scores of each query, made weights by softmax.\n\n' +
+    '.. attention-lab::\n   :preset: causal-3x2\n   :step: softmax\n   :figure: softmax,arithmetic\n   :theme: light\n   :title: Causal masking\n\nAfter the figure.\n');
+  execFileSync(process.env.ATTN_PYTHON || '/usr/bin/python3', ['-m', 'sphinx', '-q', '-b', 'html', source, path.join(work, 'book')],
+               { env: { ...process.env, PYTHONPATH: path.join(root, 'python') } });
+  for (const width of [1280, 390]) {
+    const { browser, page, errors } = await open(server.url + 'book/index.html', { viewport: { width, height: 800 } });
+    try {
+      await figureReady(page);
+      const frame = page.frames().find((f) => f.url().includes('_static/attention-lab/index.html'));
+      await frame.waitForFunction(() => document.getElementById('canvas').width > 100);
+      await page.screenshot({ path: path.join(process.env.ATTN_SCREENSHOTS || work, `sphinx-${width}.png`), fullPage: true });
+      assert.deepEqual(errors, []);
+    } finally { await browser.close(); }
+  }
 });
