@@ -308,6 +308,7 @@
         this._frame.remove();
         this._frame = null;
         this._ready = false;
+        this._scale = undefined;  // a new instance is told its scale again
         this._placeholder.removeAttribute('aria-hidden');
       }
       const lang = (this._state && this._state.lang) || this._initialState().lang;

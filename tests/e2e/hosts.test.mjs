@@ -90,7 +90,8 @@ test('reveal.js: a click on a figure in the overview goes to its slide, and the 
     // reveal scales the 960 × 700 slide to the screen; the canvas's bitmap follows what is shown.
     const shown = await page.evaluate(() => document.querySelector('attention-lab').getBoundingClientRect().width);
     assert.ok(shown > 1.3 * 760, `the slide is scaled up (the figure is ${shown} px wide)`);
-    await frame.waitForFunction((w) => Math.abs(document.getElementById('canvas').width - w) <= 4, shown, { timeout: 30000 });
+    // (The scale is told to two decimals: within 1 %.)
+    await frame.waitForFunction((w) => Math.abs(document.getElementById('canvas').width - w) <= 0.01 * w, shown, { timeout: 30000 });
 
     const query = await page.evaluate(() => document.querySelector('attention-lab').state.query);
     await page.evaluate(() => { Reveal.slide(0); Reveal.toggleOverview(true); });
@@ -148,7 +149,13 @@ test('paper: a page prints its live figure as a picture and the far one as its c
     const text = pdfText(pdf);
     assert.match(text, /The far figure/);
     assert.match(text.replace(/\s+/g, ''), /attention-lab\/index\.html#preset=saturation&step=softmax/);
-    assert.doesNotMatch(text, /Open in the full lab/);
+    // The picture stops above the figure's "Open in the full lab ↗", which the canvas draws at its foot.
+    const frame = page.frames().find((f) => f.url().includes('attention-lab/index.html'));
+    const [canvasHeight, link] = await frame.evaluate(() => [document.getElementById('canvas').height,
+      attentionLab.layout().find((item) => item.label === 'Open in the full lab ↗')]);
+    assert.ok(link, 'the figure draws its link to the full lab');
+    const pictureHeight = await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelector('.picture').naturalHeight);
+    assert.ok(pictureHeight < canvasHeight - link.h, `the picture (${pictureHeight} px) stops above the link (canvas ${canvasHeight} px)`);
     assert.deepEqual(errors, []);
   } finally { await browser.close(); }
 });
