@@ -148,6 +148,28 @@
     });
   }
 
+  // [keys] the page around the lab keeps every key the interface does not use (Space,
+  // PageUp/PageDown, Home/End, letters, Escape from the stepper…; lab_uses_key says which):
+  // neither GLFW nor ImGui sees it. Alone, the browser does with it what it does on any page;
+  // embedded, the host hears it (attention-lab:key: embed.js dispatches it on the element and
+  // scrolls the page for it), and Escape gives the keyboard back to the host. Registered before
+  // GLFW's listeners (attention-lab.js loads after this script), which would take every key.
+  const handedOver = new Set();  // codes of keys whose keydown went to the page: their keyup too
+  window.addEventListener('keydown', event => {
+    if (!Module.calledRun || event.isComposing) return;
+    if (call('lab_uses_key', event.key, event.ctrlKey || event.metaKey ? 1 : 0)) return;
+    event.stopImmediatePropagation();
+    handedOver.add(event.code);
+    if (!embedded) return;
+    event.preventDefault();  // the frame's own document has nothing to scroll
+    const { key, code, keyCode, shiftKey, ctrlKey, altKey, metaKey, repeat } = event;
+    tellHost({ type: MESSAGE.key, key, code, keyCode, shiftKey, ctrlKey, altKey, metaKey, repeat });
+    if (key === 'Escape') document.activeElement?.blur();
+  }, true);
+  window.addEventListener('keyup', event => {
+    if (handedOver.delete(event.code)) event.stopImmediatePropagation();
+  }, true);
+
   // The model's weight file and report, handed to the app (lab_model): the bytes copied into
   // its heap, the report's text ('' without it: the heads go unlabelled), or why not. A
   // notebook's page carries them inside itself (python/attention_lab/boot.js).
@@ -203,8 +225,11 @@
     labReady(state) {
       api.firstFrameMs = performance.now();  // since navigation started
       status.hidden = true;
-      // Without scrolling: in a lesson, each instance that loads would pull the page to it.
-      Module.canvas.focus({ preventScroll: true });
+      // Alone, the lab is the page the reader opened, and has its keyboard, as an app's main
+      // surface does (without scrolling to it). Embedded, it takes no focus: it has the
+      // keyboard only once the reader clicks, taps or tabs into it ([keys] below), as any
+      // control of the page around it.
+      if (!embedded) Module.canvas.focus({ preventScroll: true });
       resolveReady(api);
       tellHost({ type: MESSAGE.ready, state });
       const height = figureHeight || contentHeight;
