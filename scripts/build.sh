@@ -38,11 +38,12 @@ build_web() {
   rm -rf build/web/lesson  # its sources, which make the two pages rather than being served
   python3 scripts/lesson_pages.py web/lesson build/web
   # What the Python package's notebook outputs carry (python/attention_lab/site, ignored by
-  # git; docs/notebooks.md): the page, its scripts and the app, with the licences and version.
+  # git; docs/notebooks.md): the page, its scripts and the app, with the licences and version;
+  # embed.js for the Sphinx extension's pages (attention_lab.sphinx).
   local site=python/attention_lab/site
   rm -rf "$site"
   mkdir -p "$site"
-  cp build/web/{index.html,boundary.js,page-tools.js,load.js,page.js,attention-lab.js,attention-lab.wasm,LICENSE,THIRD_PARTY_NOTICES.md} "$site/"
+  cp build/web/{index.html,boundary.js,page-tools.js,load.js,page.js,embed.js,attention-lab.js,attention-lab.wasm,LICENSE,THIRD_PARTY_NOTICES.md} "$site/"
   # view=model's weights and report, for show_model()'s outputs.
   mkdir -p "$site/model"
   cp build/web/model/{tiny-lm.bin,report.json} "$site/model/"

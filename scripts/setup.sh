@@ -3,7 +3,8 @@
 #   - Debian packages (toolchains, clang-19 and wasi-libc for the relaxed-SIMD kernel, libraries,
 #     browser, X server, font, zip for package.sh, and the Python package's: NumPy, pytest, and
 #     for its notebook test PyTorch, nbconvert, a Jupyter kernel and the classic Notebook server;
-#     zopfli compresses the app its outputs carry)
+#     zopfli compresses the app its outputs carry; Sphinx, Hugo and poppler-utils' pdftoppm for
+#     the tests of the course hosts of docs/HOSTING.md)
 #   - Dear ImGui sources from Debian's source package, into third_party/imgui (ignored by git)
 #   - npm dev dependencies (playwright-core drives Debian's Chromium)
 # On a machine that is not Debian: install the equivalents yourself and set IMGUI_DIR to an
@@ -29,6 +30,7 @@ packages=(
   python3-numpy python3-venv python3-pytest
   python3-torch jupyter-nbconvert python3-ipykernel jupyter-notebook
   zopfli
+  python3-sphinx hugo poppler-utils
 )
 
 # Node and npm may come from elsewhere (nodesource ships npm inside nodejs, and Debian's npm

@@ -72,6 +72,26 @@
              expected: data.expected, explanation: data.explanation };
   }
 
+  // [keys] A key message's fields, checked; null for anything else.
+  const KEY_FLAGS = ['shiftKey', 'ctrlKey', 'altKey', 'metaKey', 'repeat'];
+  function keyOf(data) {
+    if (!isText(data.key) || !isText(data.code) || data.key.length > 32 || data.code.length > 32) return null;
+    if (!Number.isInteger(data.keyCode) || !KEY_FLAGS.every((f) => typeof data[f] === 'boolean')) return null;
+    const init = { key: data.key, code: data.code, keyCode: data.keyCode };
+    for (const f of KEY_FLAGS) init[f] = data[f];
+    return init;
+  }
+  // What the browser does for a key on a page nobody handled: Space and PageDown a screen down
+  // (less a little, to keep context), Shift+Space and PageUp up, Home and End to either end.
+  function scrollFor({ key, shiftKey, ctrlKey, altKey, metaKey }) {
+    if (ctrlKey || altKey || metaKey) return;
+    const page = Math.max(40, window.innerHeight * 0.875);
+    const by = { ' ': shiftKey ? -page : page, PageDown: page, PageUp: -page }[key];
+    if (by !== undefined) window.scrollBy({ top: by, behavior: 'instant' });
+    else if (key === 'Home') window.scrollTo({ top: 0, behavior: 'instant' });
+    else if (key === 'End') window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' });
+  }
+
   function fragmentOf(state) {
     return Object.entries(state)
       .map(([k, v]) => encodeURIComponent(k) + '=' + encodeURIComponent(String(v)).replace(/%2C/g, ','))
@@ -105,15 +125,31 @@
   };
   const figures = new Set();
   let nextRead = 1;  // ids of reads (trace(), …): each reply names the read it answers
+  // [visibility] Screens away in either direction: a slide beside the current one is as far
+  // as a section below the fold.
   const observers = [0, START, KEEP].map((screens) =>
-    new IntersectionObserver(schedule, { rootMargin: `${screens * 100}% 0px` }));
+    new IntersectionObserver(schedule, { rootMargin: `${screens * 100}%` }));
 
   function distance(el) {
+    // Not shown: display: none, a closed <details>, visibility: hidden (a slide deck's other
+    // slides), content-visibility: hidden.
+    if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) return Infinity;
     const box = el.getBoundingClientRect();
-    if (!box.width && !box.height) return Infinity;  // not rendered (display: none, a closed <details>)
+    if (!box.width && !box.height) return Infinity;
     const h = window.innerHeight || 1;
-    return Math.max(0, box.top - h, -box.bottom) / h;
+    const w = window.innerWidth || 1;
+    return Math.max(Math.max(0, box.top - h, -box.bottom) / h, Math.max(0, box.left - w, -box.right) / w);
   }
+
+  // A figure hidden or shown without moving (a class, a style, `hidden` changed on it or
+  // around it: a deck going to another slide) crosses no IntersectionObserver's edge: such a
+  // change of the page's attributes decides again, once per animation frame at most.
+  let rescheduled = false;
+  new MutationObserver(() => {
+    if (rescheduled || !figures.size) return;
+    rescheduled = true;
+    requestAnimationFrame(() => { rescheduled = false; schedule(); });
+  }).observe(document.documentElement, { attributes: true, subtree: true, attributeFilter: ['class', 'style', 'hidden', 'open'] });
 
   function schedule() {
     const ranked = [...figures].map((el) => ({ el, d: distance(el) })).sort((a, b) => a.d - b.d);
@@ -136,6 +172,74 @@
       live.push(el);
     }
   }
+
+  // ---- [hosts] where the figure is hosted: a wrong path, a scaled slide, paper ----------------
+
+  // [load] embed.js found, but no lab beside it (a wrong path, a folder not uploaded): every
+  // figure says so, with the address it tried, in place of a blank frame. Asked once a page,
+  // when the first figure starts; a host that does not answer (another origin without CORS)
+  // is not judged.
+  let pageChecked = null;
+  function checkPage(el) {
+    pageChecked = pageChecked || fetch(pageUrl.href, { method: 'HEAD', cache: 'no-store' })
+      .then((response) => (response.ok ? '' : `${response.status} ${response.statusText}`.trim()), () => '');
+    pageChecked.then((problem) => {
+      if (!problem || !el._frame) return;
+      el._frame.remove();
+      el._frame = null;
+      el._placeholder.classList.add('error');
+      el._placeholder.removeAttribute('aria-hidden');
+      el._placeholder.setAttribute('role', 'alert');
+      el._caption.textContent = `Attention Lab could not load ${pageUrl.href} (${problem}): ` +
+        'check the path of embed.js, which must be in the folder of the lab\'s files (docs/HOSTING.md).';
+    });
+  }
+
+  // [scale] a host that scales its content with a CSS transform (reveal.js scales its slides
+  // to the screen) shows the frame larger or smaller than its layout size: the instance is told
+  // the scale, which it draws its bitmap at (web/page.js), so a projected figure stays sharp.
+  // Measured when the instance is ready and after each resize of the window (reveal.js's own
+  // `resize` event bubbles to it too).
+  function tellScale(el) {
+    if (!el._ready || !el.offsetWidth) return;
+    const scale = Math.round(el.getBoundingClientRect().width / el.offsetWidth * 100) / 100;
+    if (scale >= 0.25 && scale <= 4 && scale !== el._scale) {
+      el._scale = scale;
+      el._post({ type: 'attention-lab:scale', scale });
+    }
+  }
+  let scaleQueued = false;
+  window.addEventListener('resize', () => {
+    if (scaleQueued) return;
+    scaleQueued = true;
+    requestAnimationFrame(() => { scaleQueued = false; for (const el of figures) tellScale(el); });
+  });
+
+  // [paper] printed, a figure is a picture of what it shows: a live one's picture, taken when
+  // it is ready and again a moment after each change (printing cannot wait for a frame), in
+  // the frame's place; one never started (or released), its caption and its link, printed out.
+  // A figure's "Open in the full lab" is not in its picture.
+  const PAPER_STYLE = '.link,.picture{display:none}' +
+    '.placeholder.error{background:#fdecea;color:#8a1c12;border:1px solid #e0a39d}' +
+    '@media print{iframe{display:none}' +
+    '.placeholder{flex-direction:column;gap:.5em;background:#fff;color:#222;border:1px solid #999}' +
+    '.link{display:block;font-size:11px;word-break:break-all}' +
+    '.picture[src]{display:block;position:absolute;inset:0;width:100%;height:100%;object-fit:contain;object-position:top;background:#fff}}';
+  const PICTURE_DELAY_MS = 600;  // after the last change: a drag takes no pictures on its way
+  const paper = {
+    take(el) {
+      el._read('picture').then((picture) => {
+        if (picture && typeof picture.url === 'string' && picture.url.startsWith('data:image/png;base64,')) el._picture.src = picture.url;
+      });
+    },
+    later(el) {
+      clearTimeout(el._pictureTimer);
+      el._pictureTimer = setTimeout(() => { if (el._ready) paper.take(el); }, PICTURE_DELAY_MS);
+    },
+  };
+  // A figure released since its picture was taken keeps it: what it showed is what it shows.
+
+  // ---- [hosts] end --------------------------------------------------------------------------
 
   class AttentionLabElement extends HTMLElement {
     constructor() {
@@ -200,15 +304,24 @@
         'iframe{position:absolute;inset:0;display:block;width:100%;height:100%;border:0;background:transparent}' +
         '.placeholder{box-sizing:border-box;height:100%;display:flex;align-items:center;justify-content:center;' +
         'padding:1em;text-align:center;font:15px/1.4 system-ui,sans-serif;background:#eef1f6;color:#5b6475}' +
-        ':host([theme=dark]) .placeholder{background:#1f232c;color:#a3abbb}' +
-        '@media (prefers-color-scheme:dark){:host(:not([theme=light])) .placeholder{background:#1f232c;color:#a3abbb}}';
+        '.box[data-theme=dark] .placeholder{background:#1f232c;color:#a3abbb}' +
+        '@media (prefers-color-scheme:dark){.box:not([data-theme=light]) .placeholder{background:#1f232c;color:#a3abbb}}' +
+        PAPER_STYLE;
       this._box = document.createElement('div');
       this._box.className = 'box';
       this._box.style.height = this._height();
+      this._box.dataset.theme = this._theme();
       this._placeholder = document.createElement('div');
       this._placeholder.className = 'placeholder';
-      this._placeholder.textContent = this.getAttribute('title') || 'Attention Lab';
-      this._box.append(this._placeholder);
+      this._caption = document.createElement('span');
+      this._caption.textContent = this.getAttribute('title') || 'Attention Lab';
+      this._link = document.createElement('span');
+      this._link.className = 'link';
+      this._picture = document.createElement('img');
+      this._picture.className = 'picture';
+      this._picture.alt = this._caption.textContent;
+      this._placeholder.append(this._caption, this._link);
+      this._box.append(this._placeholder, this._picture);
       shadow.append(style, this._box);
     }
 
@@ -219,9 +332,10 @@
       this._frame.title = this.getAttribute('title') || DEFAULT_TITLE;
       this._frame.loading = 'eager';
       this._frame.setAttribute('allow', 'clipboard-write');
-      this._frame.src = pageUrl.href + '#' + fragmentOf(this._state || this._initialState());
+      this._frame.src = this._link.textContent = pageUrl.href + '#' + fragmentOf(this._state || this._initialState());
       this._placeholder.setAttribute('aria-hidden', 'true');
       this._box.append(this._frame);
+      checkPage(this);
     }
 
     // The instance goes (its document, its WebGL context and its wasm heap with it); the
@@ -231,11 +345,21 @@
         this._frame.remove();
         this._frame = null;
         this._ready = false;
+        this._scale = undefined;  // a new instance is told its scale again
         this._placeholder.removeAttribute('aria-hidden');
       }
       const lang = (this._state && this._state.lang) || this._initialState().lang;
       const text = this._restarts > MAX_RESTARTS ? PAUSED[lang === 'es' ? 'es' : 'en'] : (this.getAttribute('title') || 'Attention Lab');
-      if (this._placeholder.textContent !== text) this._placeholder.textContent = text;
+      if (this._caption.textContent !== text) this._caption.textContent = text;
+      this._link.textContent = pageUrl.href + '#' + fragmentOf(this._state || this._initialState());
+    }
+
+    // [theme] The element's theme, else the page's (the --attention-lab-theme custom property
+    // on the element or any ancestor: `:root { --attention-lab-theme: light }`), else "auto",
+    // which follows the reader's system scheme.
+    _theme() {
+      const page = getComputedStyle(this).getPropertyValue('--attention-lab-theme').trim();
+      return this.getAttribute('theme') || (['light', 'dark', 'auto'].includes(page) ? page : 'auto');
     }
 
     _height() {
@@ -246,12 +370,28 @@
     _initialState() {
       const state = {};
       for (const { name, value } of this.attributes) if (isState(name)) state[name] = value;
-      state.theme = this.getAttribute('theme') || 'auto';  // the page itself follows the scheme
+      state.theme = this._theme();
       // lang="es" on the element, or the language of the lesson around it (<html lang="es">),
       // or else the reader's browser language.
       const around = this.parentElement && this.parentElement.closest('[lang]');
       state.lang = this.getAttribute('lang') || (around && /^(en|es)\b/i.test(around.lang) ? around.lang.slice(0, 2).toLowerCase() : 'auto');
       return state;
+    }
+
+    // [keys] A key the figure does not use, pressed while it had the keyboard (docs/embed.md):
+    // a keydown on the element, bubbling, so the page's own listeners (a slide deck's) hear
+    // it; unless one of them calls preventDefault(), the page scrolls as the browser would
+    // have. Escape also gives the keyboard back to the page.
+    _key(data) {
+      const init = keyOf(data);
+      if (!init) return;
+      if (init.key === 'Escape' && this.shadowRoot.activeElement === this._frame) this._frame.blur();
+      const event = new KeyboardEvent('keydown', { ...init, bubbles: true, cancelable: true, composed: true });
+      // Older listeners (reveal.js's among them) read keyCode, which KeyboardEvent's
+      // constructor does not take.
+      Object.defineProperty(event, 'keyCode', { value: init.keyCode });
+      Object.defineProperty(event, 'which', { value: init.keyCode });
+      if (this.dispatchEvent(event)) scrollFor(init);
     }
 
     _post(message) {
@@ -271,6 +411,10 @@
       }
       if (isPlainObject(data) && data.type === 'attention-lab:overscroll') {
         if (isDistance(data.dx) && isDistance(data.dy)) window.scrollBy({ left: data.dx, top: data.dy, behavior: 'instant' });
+        return;
+      }
+      if (isPlainObject(data) && data.type === 'attention-lab:key') {
+        this._key(data);
         return;
       }
       if (isPlainObject(data) && data.type === 'attention-lab:answer') {
@@ -309,8 +453,11 @@
         // After the queued changes, so that a read answers for the state they make.
         for (const [id, { name }] of this._reads) this._post({ type: 'attention-lab:read', id, name });
         this.dispatchEvent(new CustomEvent('ready', { detail: this.state }));
+        tellScale(this);
+        paper.take(this);
       } else if (data.type === 'attention-lab:state') {
         this._state = state;
+        paper.later(this);
         this.dispatchEvent(new CustomEvent('change', { detail: this.state }));
       }
     }

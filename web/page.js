@@ -90,19 +90,85 @@
   // A read ({id, name}) asks for what one of the API's reading calls returns (the lesson's
   // cited numbers come from its figures' trace()); the reply carries the id back. Nothing else
   // is callable this way.
-  const READS = { trace: () => api.trace(), experiment: () => api.experiment(), state: () => api.getState() };
+  // A picture ({url, width, height}: what the figure shows, as a PNG) is what a host prints
+  // in the frame's place (embed.js): taken in the frame the app draws, null if it drew none.
+  const READS = { trace: () => api.trace(), experiment: () => api.experiment(), state: () => api.getState(), picture };
   window.addEventListener('message', event => {
     if (event.source !== window.parent || !Module.calledRun) return;
     const data = event.data;
     if (data && data.type === MESSAGE.read) {
       if (typeof data.id === 'number' && Object.hasOwn(READS, data.name))
-        tellHost({ type: MESSAGE.reading, id: data.id, name: data.name, result: READS[data.name]() });
+        Promise.resolve(READS[data.name]()).then(result => tellHost({ type: MESSAGE.reading, id: data.id, name: data.name, result }));
+      return;
+    }
+    if (data && data.type === MESSAGE.scale) {
+      if (typeof data.scale === 'number' && data.scale >= 0.25 && data.scale <= 4 && data.scale !== hostScale) {
+        hostScale = data.scale;
+        call('lab_wake');  // the next frame fits the canvas's bitmap to the new ratio
+      }
       return;
     }
     let text;
     try { text = JSON.stringify(event.data); } catch (e) { return; }  // cycles, BigInt
     if (typeof text === 'string') call('lab_set_state_json', text, 1);
   });
+
+  // [scale] a host that shows the frame scaled (a reveal.js slide, by a CSS transform) tells the
+  // scale (embed.js); the app reads the device pixel ratio for its bitmap and UI scale, so the
+  // ratio it reads includes the scale and the figure stays as sharp as the slide's text.
+  let hostScale = 1;
+  const screenRatio = Object.getOwnPropertyDescriptor(window, 'devicePixelRatio') ||
+    Object.getOwnPropertyDescriptor(Object.getPrototypeOf(window), 'devicePixelRatio');
+  const readScreenRatio = screenRatio && screenRatio.get ? () => screenRatio.get.call(window) : () => 1;
+  Object.defineProperty(window, 'devicePixelRatio', { configurable: true, get: () => readScreenRatio() * hostScale });
+
+  // The picture: the canvas as the app draws it in the next frame (WebGL's drawing buffer is only
+  // readable until that frame is shown), without a figure's "Open in the full lab" below it.
+  function picture() {
+    return new Promise(resolve => {
+      call('lab_wake');
+      requestAnimationFrame(() => {
+        const canvas = Module.canvas;
+        const link = Module.labText('Open in the full lab ↗');
+        const box = canvas.getBoundingClientRect();
+        const below = api.layout().find(item => item.label === link);
+        const ratio = canvas.height / Math.max(1, box.height);
+        const height = below ? Math.round((below.y - window.scrollY - box.top - 4) * ratio) : canvas.height;
+        const copy = document.createElement('canvas');
+        copy.width = canvas.width;
+        copy.height = Math.max(1, Math.min(canvas.height, height));
+        const context = copy.getContext('2d');
+        context.drawImage(canvas, 0, 0);
+        // A frame the app did not draw (hidden, or not yet fitted) reads as one flat colour.
+        const pixels = context.getImageData(0, 0, copy.width, copy.height).data;
+        let drawn = false;
+        for (let i = 4; i < pixels.length && !drawn; i += 4 * 97) drawn = pixels[i] !== pixels[0] || pixels[i + 1] !== pixels[1] || pixels[i + 2] !== pixels[2];
+        resolve(drawn ? { url: copy.toDataURL('image/png'), width: copy.width / ratio, height: copy.height / ratio } : null);
+      });
+    });
+  }
+
+  // [keys] the page around the lab keeps every key the interface does not use (Space,
+  // PageUp/PageDown, Home/End, letters, Escape from the stepper…; lab_uses_key says which):
+  // neither GLFW nor ImGui sees it. Alone, the browser does with it what it does on any page;
+  // embedded, the host hears it (attention-lab:key: embed.js dispatches it on the element and
+  // scrolls the page for it), and Escape gives the keyboard back to the host. Registered before
+  // GLFW's listeners (attention-lab.js loads after this script), which would take every key.
+  const handedOver = new Set();  // codes of keys whose keydown went to the page: their keyup too
+  window.addEventListener('keydown', event => {
+    if (!Module.calledRun || event.isComposing) return;
+    if (call('lab_uses_key', event.key, event.ctrlKey || event.metaKey ? 1 : 0)) return;
+    event.stopImmediatePropagation();
+    handedOver.add(event.code);
+    if (!embedded) return;
+    event.preventDefault();  // the frame's own document has nothing to scroll
+    const { key, code, keyCode, shiftKey, ctrlKey, altKey, metaKey, repeat } = event;
+    tellHost({ type: MESSAGE.key, key, code, keyCode, shiftKey, ctrlKey, altKey, metaKey, repeat });
+    if (key === 'Escape') document.activeElement?.blur();
+  }, true);
+  window.addEventListener('keyup', event => {
+    if (handedOver.delete(event.code)) event.stopImmediatePropagation();
+  }, true);
 
   // The model's weight file and report, handed to the app (lab_model): the bytes copied into
   // its heap, the report's text ('' without it: the heads go unlabelled), or why not. A
@@ -159,8 +225,11 @@
     labReady(state) {
       api.firstFrameMs = performance.now();  // since navigation started
       status.hidden = true;
-      // Without scrolling: in a lesson, each instance that loads would pull the page to it.
-      Module.canvas.focus({ preventScroll: true });
+      // Alone, the lab is the page the reader opened, and has its keyboard, as an app's main
+      // surface does (without scrolling to it). Embedded, it takes no focus: it has the
+      // keyboard only once the reader clicks, taps or tabs into it ([keys] below), as any
+      // control of the page around it.
+      if (!embedded) Module.canvas.focus({ preventScroll: true });
       resolveReady(api);
       tellHost({ type: MESSAGE.ready, state });
       const height = figureHeight || contentHeight;

@@ -158,6 +158,12 @@ PAGE_API int lab_tab(int back) {
   return ui::tab(g_app->ui, back != 0, false) ? 1 : 0;
 }
 
+// A key pressed in the lab (KeyboardEvent.key; `command`: Ctrl or Cmd held): 1 if the
+// interface uses it, 0 if the page hands it to the page around the lab (page.js).
+PAGE_API int lab_uses_key(const char* key, int command) {
+  return ui::uses_key(g_app->lab, g_app->ui, key, command != 0) ? 1 : 0;
+}
+
 // The system's colour scheme and motion preference changed.
 PAGE_API void lab_set_preferences(int dark, int reduced_motion, int coarse_pointer) {
   g_app->ui.prefers_dark = dark != 0;

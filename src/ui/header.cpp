@@ -122,6 +122,7 @@ void step_chips(const lab::State& s, lab::State& next, Memory& ui, bool narrow) 
     if (current) ImGui::PopStyleColor(2);
     if (current && ui.show_focus && ui.focus == Memory::Focus::stepper) focus_ring(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   }
+  ui.play_shown = true;
   play_clock(s, next, ui);
 }
 
@@ -339,13 +340,28 @@ void keyboard(const lab::Lab& lab, lab::State& next, Memory& ui) {
       case Memory::Key::left: step_by(next, -1), ui.playing = false; break;
       case Memory::Key::down: next.query = std::min(next.query + 1, lab.state().nq - 1); break;
       case Memory::Key::up: next.query = std::max(next.query - 1, 0); break;
-      case Memory::Key::space: toggle_play(lab.state(), next, ui); break;
+      case Memory::Key::space:
+        if (ui.play_shown) toggle_play(lab.state(), next, ui);
+        break;
       case Memory::Key::enter:
       case Memory::Key::escape:
       case Memory::Key::undo:  // taken above
       case Memory::Key::redo: break;
     }
   }
+}
+
+bool uses_key(const lab::Lab& lab, const Memory& ui, const std::string& key, bool command) {
+  // A text field or a dragged value takes every key (Escape leaves the field).
+  if (ImGui::GetIO().WantTextInput || ImGui::IsAnyItemActive()) return true;
+  if (command) return key == "z" || key == "Z" || key == "y" || key == "Y";  // undo, redo
+  if (key == "ArrowLeft" || key == "ArrowRight" || key == "ArrowUp" || key == "ArrowDown" || key == "Enter" ||
+      key == "Tab")
+    return true;
+  if (key == " ") return lab.state().view == lab::View::train || ui.play_shown;
+  // Escape leaves the heatmap's cells for the stepper; from the stepper it leaves the lab.
+  if (key == "Escape") return ui.focus == Memory::Focus::cells && ui.show_focus;
+  return false;
 }
 
 }  // namespace ui

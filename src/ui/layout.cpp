@@ -127,6 +127,11 @@ void text_wrapped(std::string_view text) {
   ImGui::TextUnformatted(lines.data(), lines.data() + lines.size());
 }
 
+float wrapped_height(std::string_view text, float width) {
+  const std::string lines = text::wrap_at_spaces(text, width, text_width);
+  return ImGui::CalcTextSize(lines.data(), lines.data() + lines.size()).y;
+}
+
 void heading(std::string_view title) {
   ImGui::PushFont(fonts().heading);
   // A word wider than the card (a formula such as e^(m−m') over a phone's narrow map) would be
@@ -228,7 +233,9 @@ lab::State draw_panels(const lab::Lab& lab, Memory& ui) {
 
 Frame draw(const lab::Lab& lab, Memory& ui) {
   ui.requests.clear();
+  ui.play_shown = false;  // until the stepper draws its button (step_chips)
   lab::State next = draw_panels(lab, ui);
+  if (!ui.play_shown) ui.playing = false;
   return {std::move(next), std::exchange(ui.requests, {})};
 }
 

@@ -32,6 +32,9 @@ struct Memory {
   std::map<std::string, HeatmapView> experiment_maps;  // the experiment views' heatmaps, by id
   std::map<int, render::Heatmap> head_maps;             // loaded heads' small maps, by head
   bool playing = false;
+  // The ▶ Play button was drawn in the last frame (the stepper's): only then does Space play,
+  // and only then can a play go on (elsewhere nothing would ever stop it).
+  bool play_shown = false;
   double last_step = 0;          // time of the last automatic step while playing
   bool paint_mask = false;       // clicks on the mask stage toggle cells
   std::vector<std::string> notes;  // ignored URL keys and values, shown until dismissed
@@ -102,6 +105,8 @@ void scroll_to_here(Memory& ui);
 // As ImGui::TextWrapped("%s", text), but broken between words only: never inside a number
 // (text/wrap.h).
 void text_wrapped(std::string_view text);
+// The height `text` takes in the current font, wrapped as text_wrapped() would at `width`.
+float wrapped_height(std::string_view text, float width);
 // A card's title in the heading font, wrapped so: on two lines in a narrow card rather than
 // cut at its edge.
 void heading(std::string_view title);
@@ -167,6 +172,10 @@ int first_hidden_step(const lab::Lab& lab);
 inline constexpr const char* kHiddenUntilAnswered =
     N_("Hidden until you answer the practice question: make your prediction first, then see it here.");
 void keyboard(const lab::Lab& lab, lab::State& next, Memory& ui);
+// Whether a key pressed now means something to the interface (keyboard() would act on it):
+// the page gives every other key to the page around the lab (docs/embed.md). `key` is the
+// DOM's KeyboardEvent.key; `command`: Ctrl or Cmd is held.
+bool uses_key(const lab::Lab& lab, const Memory& ui, const std::string& key, bool command);
 
 // The matrix a stage shows (Q, S, S·scale, S·scale + mask, A, O) for the shown head.
 const attn::Matrix& stage_values(const lab::Lab& lab, lab::Step step);

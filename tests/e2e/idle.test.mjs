@@ -6,7 +6,7 @@
 // that the harness's own callbacks count: a slow machine gives the app as many chances.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { countDrawnFrames, frames, labSession, openLab, until } from './harness.mjs';
+import { countDrawnFrames, frames, labSession, openLab, press, until } from './harness.mjs';
 
 const session = labSession();
 let counting;  // the context's pages count their frames from the first test on
@@ -136,5 +136,76 @@ test('embedded instances run no frame loop while idle; one out of view draws onc
   await frames(page, SETTLE_FRAMES);
   const settled = await during(page, IDLE_FRAMES, hidden);
   assert.deepEqual([settled.callbacks, settled.drawn], [0, 0], 'then it rests again');
+  await page.close();
+});
+
+// A page of our own around two figures, among the lesson's: a walkthrough figure without a
+// stepper and the scaling view, with text below to scroll through.
+async function keysPage() {
+  const page = await session.browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(session.server.url + 'examples/figures.html');
+  await page.evaluate(() => {
+    document.body.innerHTML =
+      '<attention-lab title="softmax" preset="causal-3x2" step="softmax" figure="softmax,arithmetic"></attention-lab>' +
+      '<attention-lab title="scaling" view="scaling" height="400"></attention-lab>' +
+      '<div style="height: 6000px">the rest of the lesson</div>';
+    scrollTo(0, 0);
+  });
+  const figures = page.locator('attention-lab');
+  await page.waitForFunction(() => [...document.querySelectorAll('attention-lab')].every((e) => e.ready), null, { timeout: 60000 });
+  const instances = await Promise.all([0, 1].map(async (i) => (await figures.nth(i).locator('iframe').elementHandle()).contentFrame()));
+  return { page, errors, figures, instances };
+}
+
+test('figures take no focus, hand the keys they do not use to the page, and no key leaves a frame loop', async (t) => {
+  await countFrames();
+  const { page, errors, figures, instances } = await keysPage();
+  // Loaded, no figure has the keyboard: Space scrolls the page.
+  for (const frame of instances) assert.notEqual(await frame.evaluate(() => document.activeElement.id), 'canvas');
+  assert.equal(await page.evaluate(() => document.activeElement.tagName), 'BODY');
+  await page.keyboard.press('Space');
+  await until(page, () => scrollY > 0);
+  await page.evaluate(() => scrollTo(0, 0));
+
+  for (const [i, frame] of instances.entries()) {
+    // The reader clicks into the figure (its top edge: padding, no control), then types.
+    await figures.nth(i).scrollIntoViewIfNeeded();
+    const box = await figures.nth(i).boundingBox();
+    await page.mouse.click(box.x + 4, box.y + 4);
+    assert.equal(await frame.evaluate(() => document.activeElement.id), 'canvas', `figure ${i} has the keyboard once clicked`);
+    const heard = await page.evaluate(() => {
+      window.__keys = [];
+      document.addEventListener('keydown', (e) => window.__keys.push(e.key + ':' + e.keyCode));
+      return scrollY;
+    });
+    // Space and PageDown scroll the page by a screen, as the browser would; the page's own
+    // listeners hear them, keyCode and all (a slide deck reads it).
+    await press(page, 'Space');
+    await until(page, (y) => scrollY > y, heard);
+    const spaced = await page.evaluate(() => scrollY);
+    await press(page, 'PageDown');
+    await until(page, (y) => scrollY > y, spaced);
+    // Tab goes to the heatmap's cells, where the first Escape goes back; the second leaves.
+    for (const key of ['n', 'o', 'ArrowRight', 'ArrowLeft', 'ArrowDown', 'Enter', 'Tab', 'Escape', 'Escape']) await press(page, key);
+    assert.deepEqual(await page.evaluate(() => window.__keys), [' :32', 'PageDown:34', 'n:78', 'o:79', 'Escape:27'],
+                     `figure ${i}: the page hears exactly the keys the figure does not use`);
+    // Escape gave the keyboard back: the page's own PageDown scrolls it.
+    assert.equal(await page.evaluate(() => document.activeElement.tagName), 'BODY', `figure ${i}: Escape releases it`);
+    const released = await page.evaluate(() => scrollY);
+    await page.keyboard.press('PageDown');
+    await until(page, (y) => scrollY > y, released);
+    await page.evaluate(() => scrollTo(0, 0));
+    // Then nothing runs, in either figure.
+    await frames(page, SETTLE_FRAMES);
+    const before = await Promise.all(instances.map((f) => counts(f)));
+    await frames(page, IDLE_FRAMES);
+    const after = await Promise.all(instances.map((f) => counts(f)));
+    const callbacks = after.map((a, j) => a.callbacks - before[j].callbacks);
+    t.diagnostic(`after keys in figure ${i}: ${callbacks} app callbacks in ${IDLE_FRAMES} animation frames`);
+    assert.deepEqual(callbacks, [0, 0], `after keys in figure ${i}, idle figures run no callback`);
+  }
+  assert.deepEqual(errors, []);
   await page.close();
 });

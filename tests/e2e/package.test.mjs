@@ -43,6 +43,7 @@ test('both archives hold one versioned folder with the same, complete site', () 
     assert.ok(fs.readFileSync(path.join(fromTar, name, f)).equals(fs.readFileSync(path.join(fromZip, name, f))), f);
   for (const f of ['index.html', 'attention-lab.js', 'attention-lab.wasm', 'attention-relaxed.wasm', 'page-tools.js',
                    'embed.js', 'attention.js', 'attention.wasm', 'lesson.html', 'leccion.html', 'lesson.js', 'lesson.css', 'LICENSE', 'THIRD_PARTY_NOTICES.md', 'HOSTING.md',
+                   'reveal-attention-lab.js', 'hugo/layouts/shortcodes/attention-lab.html',
                    'CHANGELOG.md', 'docs/embed.md', 'docs/contract.md', 'docs/loading-data.md', 'docs/training.md'])
     assert.ok(listed.includes(f), `${f} in the archive`);
 
@@ -68,7 +69,7 @@ test('both archives hold one versioned folder with the same, complete site', () 
 test("the wheel carries the archive's page and app, and the notices", () => {
   const inWheel = (f) => execFileSync('unzip', ['-p', path.join(root, wheel), `attention_lab/site/${f}`],
                                         { maxBuffer: 64 << 20 });
-  for (const f of ['index.html', 'attention-lab.js', 'attention-lab.wasm', 'page-tools.js', 'load.js', 'LICENSE',
+  for (const f of ['index.html', 'attention-lab.js', 'attention-lab.wasm', 'page-tools.js', 'load.js', 'embed.js', 'LICENSE',
                    'THIRD_PARTY_NOTICES.md'])
     assert.ok(inWheel(f).equals(fs.readFileSync(path.join(fromTar, name, f))), `${f} in the wheel`);
   assert.equal(inWheel('VERSION').toString().trim(), version);

@@ -182,6 +182,30 @@ TEST(Touch, ADragOnAControlMovesTheControl) {
   EXPECT_FALSE(touch.gliding());
 }
 
+TEST(Touch, AnUprightSwipeOnAControlScrollsAndNeverPressesIt) {
+  Touch touch;
+  Recorder r;
+  r.grab = true;
+  swipe_up(touch, r, 20);  // 200 px up, a move every 16 ms: no rest
+  EXPECT_TRUE(r.pointers.empty());
+  EXPECT_FLOAT_EQ(r.scrolled.y, 200);
+}
+
+TEST(Touch, AFingerRestingOnAControlTakesItWhicheverWayItMoves) {
+  Touch touch;
+  Recorder r;
+  r.grab = true;
+  touch.start(1, {10, 100}, 0, r);
+  EXPECT_TRUE(touch.advance(Touch::kHoldTime / 2, r));  // still deciding: frames go on
+  EXPECT_TRUE(r.pointers.empty());
+  EXPECT_FALSE(touch.advance(Touch::kHoldTime, r));
+  ASSERT_EQ(r.pointers.size(), 1u);
+  EXPECT_TRUE(r.pointers[0].second);
+  touch.move(1, {12, 40}, Touch::kHoldTime + 0.05, r);  // then upright: still the control's
+  EXPECT_FLOAT_EQ(r.pointers.back().first.y, 40);
+  EXPECT_FLOAT_EQ(r.scrolled.y, 0);
+}
+
 TEST(Touch, AtItsEndTheSwipeAndItsMomentumGoToThePage) {
   Touch touch;
   Recorder r;

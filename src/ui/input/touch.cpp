@@ -15,11 +15,11 @@ void Touch::start(int id, Point p, double t, TouchTarget& target) {
   if (fingers_.empty()) {
     fingers_[id] = p;
     start_ = last_ = p;
-    last_t_ = t;
+    start_t_ = last_t_ = t;
     trail_ = {{t, p}};
+    // Not pressed yet: a swipe up the page that starts on a slider must not move it.
     if (target.grabs(p)) {
-      mode_ = Mode::drag;
-      target.pointer(p, true);
+      mode_ = Mode::held;
       return;
     }
     mode_ = Mode::pending;  // a tap or a swipe: the next moves tell
@@ -40,15 +40,20 @@ void Touch::move(int id, Point p, double t, TouchTarget& target) {
   if (finger == fingers_.end()) return;
   finger->second = p;
   switch (mode_) {
-    case Mode::pending: {
-      if (distance(p, start_) <= kSlop * scale_) return;
-      // The content follows the finger from where it touched down; where nothing here moves
-      // that way, the page around the lab does.
-      const Point delta{start_.x - p.x, start_.y - p.y};
-      const Point moved = target.scroll(start_, delta);
-      mode_ = moved.x == 0 && moved.y == 0 ? Mode::page : Mode::swipe;
-      if (mode_ == Mode::page) target.overscroll(delta);
-      follow(p, t);
+    case Mode::pending:
+      if (distance(p, start_) > kSlop * scale_) begin_swipe(p, t, target);
+      return;
+    case Mode::held: {
+      const bool rested = t - start_t_ >= kHoldTime;
+      if (!rested && distance(p, start_) <= kSlop * scale_) return;
+      // Sideways (a slider's way), or after a rest: the control's. Upright: the page's.
+      if (rested || std::fabs(p.x - start_.x) > std::fabs(p.y - start_.y)) {
+        grab(target);
+        last_ = p;
+        target.pointer(p, true);
+      } else {
+        begin_swipe(p, t, target);
+      }
       return;
     }
     case Mode::swipe:
@@ -81,7 +86,8 @@ void Touch::move(int id, Point p, double t, TouchTarget& target) {
 void Touch::end(int id, Point p, double t, TouchTarget& target) {
   if (!fingers_.erase(id)) return;
   switch (mode_) {
-    case Mode::pending: {
+    case Mode::pending:
+    case Mode::held: {
       const bool twice = tap_t_ >= 0 && t - tap_t_ < kDoubleTapTime && distance(p, tap_p_) < kDoubleTapDistance * scale_;
       target.tap(p, twice);
       tap_t_ = twice ? -1 : t;  // a third tap starts a new pair
@@ -110,6 +116,21 @@ void Touch::end(int id, Point p, double t, TouchTarget& target) {
   if (fingers_.empty()) target.lift();
 }
 
+void Touch::begin_swipe(Point p, double t, TouchTarget& target) {
+  // The content follows the finger from where it touched down; where nothing here moves
+  // that way, the page around the lab does.
+  const Point delta{start_.x - p.x, start_.y - p.y};
+  const Point moved = target.scroll(start_, delta);
+  mode_ = moved.x == 0 && moved.y == 0 ? Mode::page : Mode::swipe;
+  if (mode_ == Mode::page) target.overscroll(delta);
+  follow(p, t);
+}
+
+void Touch::grab(TouchTarget& target) {
+  mode_ = Mode::drag;
+  target.pointer(start_, true);
+}
+
 void Touch::follow(Point p, double t) {
   last_ = p;
   last_t_ = t;
@@ -134,6 +155,12 @@ void Touch::cancel(TouchTarget& target) {
 }
 
 bool Touch::advance(double t, TouchTarget& target) {
+  // A finger resting on a control: frames until the rest makes it the control's.
+  if (mode_ == Mode::held) {
+    if (t - start_t_ < kHoldTime) return true;
+    grab(target);
+    return false;
+  }
   if (!gliding_) return false;
   if (glide_t_ < 0) glide_t_ = t;
   const double dt = t - glide_t_;

@@ -1,6 +1,7 @@
 // Touch as a person expects it on a phone or a tablet, over an interface that Dear ImGui 1.86
 // only knows as a mouse: a one-finger drag scrolls the region under it (with momentum that a
-// new touch stops) unless it starts on a control that drags; a tap clicks and two taps
+// new touch stops); on a control that drags (a slider, a map), only a sideways drag or a
+// press held first moves the control, and an upright swipe still scrolls; a tap clicks and two taps
 // double-click; two fingers pinch-zoom and pan a heatmap. Where the region cannot move the way
 // a swipe goes (an embedded lab at its top or bottom), the swipe and its momentum go to the
 // page around the lab (overscroll), so a lesson never traps the reader.
@@ -69,21 +70,30 @@ class Touch {
   // A finger that has not moved for this long (seconds) before it lifts had stopped: no glide,
   // as on a phone. Otherwise the glide's speed is the finger's over its last kSpeedWindow.
   static constexpr double kStillTime = 0.05, kSpeedWindow = 0.1;
+  // A finger resting this long (seconds) on a control that drags takes the control, whichever
+  // way it then moves.
+  static constexpr double kHoldTime = 0.35;
   // Two taps closer than this in time (seconds) and place (CSS pixels) are a double tap.
   static constexpr double kDoubleTapTime = 0.4, kDoubleTapDistance = 24;
 
  private:
   // A swipe's move to `p` at `t`: its trail for the speed at the lift.
   void follow(Point p, double t);
+  // The first move past the slop of a touch that scrolls: the region under it, else the page.
+  void begin_swipe(Point p, double t, TouchTarget& target);
+  // A touch on a control becomes the control's drag: pressed where it touched down.
+  void grab(TouchTarget& target);
   // The content's speed when the finger lifts: the finger's over its trail, against it.
   Point lift_speed() const;
 
-  enum class Mode { none, pending, drag, swipe, page, pinch, done };
+  // `held`: on a control that drags, until the finger's first move (or its rest) tells a drag
+  // of the control from a swipe of the page.
+  enum class Mode { none, pending, held, drag, swipe, page, pinch, done };
   float scale_;
   Mode mode_ = Mode::none;
   std::map<int, Point> fingers_;
   Point start_, last_;
-  double last_t_ = 0;
+  double start_t_ = 0, last_t_ = 0;
   // A swipe's recent positions (those of the last kSpeedWindow, at least two), oldest first.
   std::deque<std::pair<double, Point>> trail_;
   Point velocity_;  // the glide's, device pixels a second (of the content: against the finger)
