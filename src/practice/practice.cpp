@@ -378,7 +378,7 @@ Question score_gradient(std::uint32_t seed) {
   q.explanation = i18n::format(
       tr("a = %s and Σ aᵢgᵢ = %s, so the highest score gets %s × (%s − %s) = %s, and q·k gets it times 1/√d_k: %s. "
          "Unscaled, the scores are %s: a = %s, and q·k gets %s, %s times less. A softmax that starts saturated "
-         "passes almost nothing back to Q and K, so they barely move: why an unscaled run starts slower."),
+         "passes almost nothing back to Q and K, so they barely move: why an unscaled run whose scores start large learns slower."),
       list(a, 3).c_str(), num(mean, 3).c_str(), num(a[std::size_t(win)], 3).c_str(), num(g[std::size_t(win)], 3).c_str(),
       num(mean, 3).c_str(), q.expected_text.c_str(), num(grad / root, 3).c_str(),
       list({raw[0], raw[1], raw[2]}, 3).c_str(), list(a_raw, 3).c_str(),
