@@ -170,8 +170,8 @@ test('progress: a check answered right and a chapter read are kept across a relo
   const frame = await instance(page, 'check-similarity');
   const question = await until(frame, () => window.attentionLab.practice());
   assert.equal(question.kind, 'score', 'the check asks what its chapter taught: a dot product');
-  // The check's own example, not the figure's: q = (1, 2) against (2, 1), (−1, 1), (2, −1), scale 1.
-  const keys = [[2, 1], [-1, 1], [2, -1]];
+  // The check's own example, not the figure's: q = (1, 2) against (2, 1), (−1, 2), (2, −1), scale 1.
+  const keys = [[2, 1], [-1, 2], [2, -1]];
   const j = Number(/key k(\d)/.exec(question.text)[1]);
   const verdict = await frame.evaluate(a => window.attentionLab.answer(a), String(1 * keys[j][0] + 2 * keys[j][1]));
   assert.equal(verdict.correct, true, JSON.stringify(verdict));
