@@ -233,8 +233,8 @@ Question spread(std::uint32_t seed, int number) {
   const int dk = kDks[seed % 4];
   const int which = number % 3;  // q·k, q·k/√d_k, q·k/d_k
   static constexpr const char* kForms[] = {"q·k", "q·k/√d_k", "q·k/d_k"};
-  // Components of variance σ² other than 1 (the chapter's case): the answer is worked out, not
-  // recalled. A product of two has variance σ⁴, so q·k spreads by √d_k σ². None of these σ² is
+  // Components of variance v other than 1 (the chapter's case): the answer is worked out, not
+  // recalled. A product of two has variance v², so q·k spreads by √d_k·v. None of these v is
   // 1/√d_k or √d_k at a d_k asked, so no answer is one that unit variance would give.
   static constexpr double kVariances[] = {0.5, 2, 3};
   const double variance = kVariances[(seed / 4) % 3];
@@ -242,17 +242,17 @@ Question spread(std::uint32_t seed, int number) {
   const double want = variance * (which == 0 ? root : which == 1 ? 1.0 : 1.0 / root);
   const experiments::ScalingData measured = experiments::scaling(dk, seed);
   Question q;
-  q.text = i18n::format(tr("q and k have d_k = %d independent components, each with mean 0 and variance %s. What is "
+  q.text = i18n::format(tr("q and k have d_k = %d independent components, each with mean 0 and variance v = %s. What is "
                            "the standard deviation of %s? (within 10%%)"),
                         dk, num(variance).c_str(), kForms[which]);
   q.expected = {want};
   q.tolerance = 0.1 * want;
   q.expected_text = num(want);
   const std::string v = num(variance);
-  q.explanation = i18n::format(tr("Each term q_d k_d has variance σ²·σ² = %s·%s, and q·k adds d_k = %d of them, so "
-                                  "Var(q·k) = d_k σ⁴ and its standard deviation is √d_k σ² = %s. Dividing by √d_k "
-                                  "leaves σ² = %s; by d_k, σ²/√d_k = %s. Measured by the kernel on random q and k of "
-                                  "variance 1: standard deviation %s for q·k and %s for q·k/√d_k; yours are σ² = %s "
+  q.explanation = i18n::format(tr("Each term q_d k_d has variance v·v = %s·%s, and q·k adds d_k = %d of them, so "
+                                  "Var(q·k) = d_k v² and its standard deviation is √d_k·v = %s. Dividing by √d_k "
+                                  "leaves v = %s; by d_k, v/√d_k = %s. Measured by the kernel on random q and k of "
+                                  "variance 1: standard deviation %s for q·k and %s for q·k/√d_k; yours are v = %s "
                                   "times those."),
                                v.c_str(), v.c_str(), dk, num(variance * root).c_str(), v.c_str(),
                                num(variance / root).c_str(), num(std::sqrt(measured.variance_raw)).c_str(),
