@@ -169,8 +169,9 @@
   // beside it read alike; a check reads a typed decimal comma too.
   const NOTATION = { useGrouping: false };
   function format(x) {
-    // Three significant digits everywhere: a small number as a power of ten (2.38 × 10⁻⁷).
-    if (x !== 0 && Math.abs(x) < 1e-3) {
+    // Three significant digits everywhere: a very small or very large number as a power of
+    // ten (2.38 × 10⁻⁷, 6.08 × 10³⁷).
+    if (x !== 0 && (Math.abs(x) < 1e-3 || Math.abs(x) >= 1e6)) {
       const [m, e] = x.toExponential(2).split('e');
       const superscript = String(Number(e)).replace(/-/g, '⁻').replace(/\d/g, d => '⁰¹²³⁴⁵⁶⁷⁸⁹'[d]);
       return `${new Intl.NumberFormat('en', NOTATION).format(Number(m))} × 10${superscript}`;
@@ -183,7 +184,8 @@
     return new Intl.NumberFormat('en', { ...NOTATION, maximumSignificantDigits: digits }).format(x).replace('-', '−');
   }
   // [arithmetic] numbers the text states that follow from a formula rather than a figure's
-  // computation (√d_k, ln of a type's largest value, a matrix's size, a softmax in float64).
+  // computation (√d_k, ln of a type's largest value, a matrix's size, a softmax in float64, e^x
+// and a row's sum of them).
   function softmax(scores) {
     const top = Math.max(...scores);
     const e = scores.map(s => Math.exp(s - top));
@@ -197,6 +199,8 @@
     'softmax-top': (...s) => Math.max(...softmax(s)),
     'softmax-slope': (...s) => { const w = Math.max(...softmax(s)); return w * (1 - w); },
     'f32-spacing': x => 2 ** (Math.floor(Math.log2(x)) - 23),  // between float32 numbers near x
+    exp: x => Math.exp(x),
+    'sum-exp': (...s) => s.reduce((sum, x) => sum + Math.exp(x), 0),  // a row's Σ e^s, unshifted
   };
   for (const span of document.querySelectorAll('[data-calc]')) {
     const [name, ...args] = span.dataset.calc.trim().split(/\s+/);

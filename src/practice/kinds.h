@@ -8,16 +8,16 @@ enum class QuestionKind {
   largest_weight,  // which key the selected query weights most (live)
   weight,          // one weight of the selected query's row, within ±0.01 (live)
   output_row,      // the selected query's output row, within ±0.02 each (live)
-  masked_weight,   // what a blocked cell's weight becomes (live when something is blocked)
+  masked_weight,   // an open key's weight in a row with a blocked key
   shape,           // the shape of S or of the output for given shapes
-  spread,          // the standard deviation of q·k, q·k/√d_k or q·k/d_k at a d_k
+  spread,          // the standard deviation of q·k, q·k/√d_k or q·k/d_k at a d_k and a variance
   fill_pitfall,    // the weight a key keeps when the mask adds −1 instead of −∞
   stable_softmax,  // the softmax of large scores, by subtracting the row maximum
   saturation,      // the softmax's derivative at the winning key, unscaled against 1/√d_k
   score,           // one score of the selected query, q·k times the scale, within ±0.01 (live)
   online_softmax,  // the online softmax's running sum after a block that raises the maximum
   tiled_memory,    // MiB of the n × n score matrix, or of a tiled kernel's running state
-  grouped_kv,      // the shape of K when query heads share key/value heads
+  grouped_kv,      // one layer's KV cache in MiB when query heads share key/value heads
   score_gradient,  // the gradient reaching a scaled row's winning score, against the unscaled row's
   induction_key,   // the key an induction head looks at, from a character of a text's second copy
 };

@@ -157,40 +157,42 @@ Question output_row(const Live& live) {
   return q;
 }
 
-Question masked_weight(const Live& live, std::uint32_t seed) {
+// A fresh row of scores with one key blocked: the weight an open key gets. Not "what does the
+// blocked key get" (0, which the masks chapter states): what the open keys share once it is out.
+Question masked_weight(std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<float> scores(4);
+  int blocked = 0, asked = 0;
+  attn::HeadTrace t;
+  // Drawn again until blocking the key moves the asked weight by more than 0.05: an answer that
+  // forgets to take the key out is wrong.
+  do {
+    for (float& s : scores) s = float(rng() % 4);
+    blocked = int(rng() % 4);
+    asked = int(rng() % 3);
+    if (asked >= blocked) ++asked;  // an open key
+    t = row_through_kernel(scores, {blocked}, attn::kNegInf);
+  } while (std::fabs(t.weights(0, asked) - row_through_kernel(scores, {}, attn::kNegInf).weights(0, asked)) <= 0.05f);
   Question q;
-  q.tolerance = 1e-9;
-  q.expected_text = "0";
-  const auto& h = live.head;
-  // A blocked cell on screen: the selected row's first, else any row's.
-  for (int pass = 0; pass < 2; ++pass)
-    for (int i = pass ? 0 : live.query; i < (pass ? int(h.weights.rows()) : live.query + 1); ++i)
-      for (int j = 0; j < h.weights.cols(); ++j) {
-        const std::string why = live.mask_reason(i, j);
-        if (why.empty()) continue;
-        q.text = i18n::format(tr("Key %s is blocked for query %s (%s). What is its weight after the softmax?"),
-                              live.key_label(j).c_str(), live.query_label(i).c_str(), why.c_str());
-        q.expected = {h.weights(i, j)};
-        q.explanation = i18n::format(tr("The mask adds −∞ to the score, e^(−∞) = 0, so the weight is exactly %s; the "
-                                        "row's other keys share all of the weight (their sum is %s)."),
-                                     num(h.weights(i, j)).c_str(), num(h.weights.row(i).sum()).c_str());
-        q.about_screen = true;
-        return q;
-      }
-  // Nothing blocked on screen: the lesson's causal mask on three seeded positions.
-  attn::Shape s;
-  s.nq = s.nk = 3, s.dk = s.dv = 2;
-  const experiments::Problem p = experiments::random_problem(s, seed);
-  attn::Options o;
-  o.scale = attn::scale_for(attn::ScaleMode::inv_sqrt_dk, 2);
-  o.causal = attn::Causal::top_left;
-  const attn::HeadTrace t = attn::reference_forward(p.inputs(), o).at(0, 0);
-  q.text = tr("Nothing is masked on screen, so take a causal mask over three positions: what weight does query 0 "
-              "give key 2 (a future position)?");
-  q.expected = {t.weights(0, 2)};
-  q.explanation = i18n::format(tr("A causal mask blocks every key j > i: it adds −∞ to s₀₂, e^(−∞) = 0, so the weight "
-                                  "is %s. Query 0 sees only key 0, whose weight is %s."),
-                               num(t.weights(0, 2)).c_str(), num(t.weights(0, 0)).c_str());
+  q.text = i18n::format(tr("A row's scores are %s. The mask blocks key %d (it adds −∞ to its score). What weight "
+                           "does key %d get after the softmax? (keys counted from 0, within ±0.01)"),
+                        list({scores[0], scores[1], scores[2], scores[3]}, 3).c_str(), blocked, asked);
+  q.expected = {t.weights(0, asked)};
+  q.tolerance = 0.01;
+  q.expected_text = num(q.expected[0]);
+  std::string terms;
+  double total = 0;
+  for (int j = 0; j < 4; ++j) {
+    if (j == blocked) continue;
+    const float s = scores[std::size_t(j)];
+    terms += (terms.empty() ? "e^" : " + e^") + num(s);
+    total += std::exp(double(s));
+  }
+  q.explanation = i18n::format(tr("Key %d's score becomes −∞ and e^(−∞) = 0, so it drops out of the sum; the other "
+                                  "three share all of the weight: e^%s / (%s) = %s / %s = %s."),
+                               blocked, num(scores[std::size_t(asked)]).c_str(), terms.c_str(),
+                               num(std::exp(double(scores[std::size_t(asked)]))).c_str(), num(total).c_str(),
+                               q.expected_text.c_str());
   return q;
 }
 
@@ -231,23 +233,30 @@ Question spread(std::uint32_t seed, int number) {
   const int dk = kDks[seed % 4];
   const int which = number % 3;  // q·k, q·k/√d_k, q·k/d_k
   static constexpr const char* kForms[] = {"q·k", "q·k/√d_k", "q·k/d_k"};
+  // Components of variance v other than 1 (the chapter's case): the answer is worked out, not
+  // recalled. A product of two has variance v², so q·k spreads by √d_k·v. None of these v is
+  // 1/√d_k or √d_k at a d_k asked, so no answer is one that unit variance would give.
+  static constexpr double kVariances[] = {0.5, 2, 3};
+  const double variance = kVariances[(seed / 4) % 3];
   const double root = std::sqrt(double(dk));
-  const double want = which == 0 ? root : which == 1 ? 1.0 : 1.0 / root;
+  const double want = variance * (which == 0 ? root : which == 1 ? 1.0 : 1.0 / root);
   const experiments::ScalingData measured = experiments::scaling(dk, seed);
   Question q;
-  q.text = i18n::format(tr("q and k have d_k = %d independent components, each with mean 0 and variance 1. What is "
+  q.text = i18n::format(tr("q and k have d_k = %d independent components, each with mean 0 and variance v = %s. What is "
                            "the standard deviation of %s? (within 10%%)"),
-                        dk, kForms[which]);
+                        dk, num(variance).c_str(), kForms[which]);
   q.expected = {want};
   q.tolerance = 0.1 * want;
   q.expected_text = num(want);
-  q.explanation = i18n::format(tr("q·k = Σ q_d k_d adds d_k independent terms of variance 1, so Var(q·k) = d_k = %d "
-                                  "and its standard deviation is √d_k = %s. Dividing by √d_k brings it to 1; by d_k, "
-                                  "to 1/√d_k = %s. Measured by the kernel on random q and k: standard deviation %s for "
-                                  "q·k and %s for q·k/√d_k."),
-                               dk, num(root).c_str(), num(1.0 / root).c_str(),
-                               num(std::sqrt(measured.variance_raw)).c_str(),
-                               num(std::sqrt(measured.variance_scaled)).c_str());
+  const std::string v = num(variance);
+  q.explanation = i18n::format(tr("Each term q_d k_d has variance v·v = %s·%s, and q·k adds d_k = %d of them, so "
+                                  "Var(q·k) = d_k v² and its standard deviation is √d_k·v = %s. Dividing by √d_k "
+                                  "leaves v = %s; by d_k, v/√d_k = %s. Measured by the kernel on random q and k of "
+                                  "variance 1: standard deviation %s for q·k and %s for q·k/√d_k; yours are v = %s "
+                                  "times those."),
+                               v.c_str(), v.c_str(), dk, num(variance * root).c_str(), v.c_str(),
+                               num(variance / root).c_str(), num(std::sqrt(measured.variance_raw)).c_str(),
+                               num(std::sqrt(measured.variance_scaled)).c_str(), v.c_str());
   return q;
 }
 
@@ -369,16 +378,17 @@ Question score_gradient(std::uint32_t seed) {
   const double grad = scaled.backward.d_scores(0, win), grad_raw = unscaled.backward.d_scores(0, win);
   Question q;
   q.text = i18n::format(tr("A query's scores, already divided by √d_k with d_k = %d, are %s, and the loss's gradient "
-                           "with respect to its weights is dL/dA = %s. What gradient reaches the highest score, "
-                           "a(g − Σ aᵢgᵢ) for that key? (within ±0.01)"),
+                           "with respect to its weights is dL/dA = %s. What gradient dL/ds reaches the highest "
+                           "score? (within ±0.01)"),
                         dk, list({scores[0], scores[1], scores[2]}, 3).c_str(), list({g[0], g[1], g[2]}, 3).c_str());
   q.expected = {grad};
   q.tolerance = 0.01;
   q.expected_text = num(grad, 3);
   q.explanation = i18n::format(
-      tr("a = %s and Σ aᵢgᵢ = %s, so the highest score gets %s × (%s − %s) = %s, and q·k gets it times 1/√d_k: %s. "
+      tr("Through the softmax's Jacobian, dL/ds_j = a_j (g_j − Σ aᵢgᵢ). a = %s and Σ aᵢgᵢ = %s, so the highest "
+         "score gets %s × (%s − %s) = %s, and q·k gets it times 1/√d_k: %s. "
          "Unscaled, the scores are %s: a = %s, and q·k gets %s, %s times less. A softmax that starts saturated "
-         "passes almost nothing back to Q and K, so they barely move: why an unscaled run starts slower."),
+         "passes almost nothing back to Q and K, so they barely move: why an unscaled run whose scores start large learns slower."),
       list(a, 3).c_str(), num(mean, 3).c_str(), num(a[std::size_t(win)], 3).c_str(), num(g[std::size_t(win)], 3).c_str(),
       num(mean, 3).c_str(), q.expected_text.c_str(), num(grad / root, 3).c_str(),
       list({raw[0], raw[1], raw[2]}, 3).c_str(), list(a_raw, 3).c_str(),
@@ -468,26 +478,34 @@ Question tiled_memory(std::uint32_t seed, int number) {
   return q;
 }
 
+// The KV cache of one layer under grouped-query attention: K and V, one head per key/value
+// head, in float16. Not K's shape, which the heads chapter spells out: what it costs.
 Question grouped_kv(std::uint32_t seed) {
   std::mt19937 rng(seed);
   // Query heads and the fewer key/value heads they share, as large models have them (64 and 8 in
   // Llama 2 70B); at least 2 key/value heads, as the sentence's plural says (one, multi-query
   // attention, is the lesson figure's to show).
   static constexpr int kHeads[] = {16, 32, 64};
-  static constexpr int kNs[] = {128, 512, 1024};
+  // Not powers of two, so that no cache comes out as one of the question's own numbers.
+  static constexpr int kNs[] = {1000, 3000, 8000};
   static constexpr int kDks[] = {64, 128};
   const int heads = kHeads[rng() % 3], kv_heads = 2 << (rng() % 3), n = kNs[rng() % 3], dk = kDks[rng() % 2];
+  constexpr double kMiB = 1024.0 * 1024.0, kHalf = 2;
+  const double cache = 2.0 * kv_heads * n * dk * kHalf / kMiB;  // K and V
   Question q;
-  q.text = i18n::format(tr("Grouped-query attention: %d query heads share %d key/value heads, d_k = %d, and the "
-                           "sequence has %d tokens. What is the shape of K, heads × tokens × d_k?"),
+  q.text = i18n::format(tr("Grouped-query attention: %d query heads share %d key/value heads, d_k = d_v = %d, and the "
+                           "sequence has %d tokens. How many MiB do one layer's cached K and V take in float16 "
+                           "(2 bytes)? (within 1%%)"),
                         heads, kv_heads, dk, n);
-  q.expected = {double(kv_heads), double(n), double(dk)};
-  // Not translated: it is also how a shape is typed as an answer.
-  q.expected_text = std::to_string(kv_heads) + "×" + std::to_string(n) + "×" + std::to_string(dk);
-  q.explanation = i18n::format(tr("K has one head per key/value head: %s. Each group of %d query heads reads the same "
-                                  "K and V; Q keeps all %d heads, and so do the weights and the outputs. With a "
-                                  "key/value head per query head K would be %d×%d×%d, %d times more memory."),
-                               q.expected_text.c_str(), heads / kv_heads, heads, heads, n, dk, heads / kv_heads);
+  q.expected = {cache};
+  q.tolerance = 0.01 * cache;
+  q.expected_text = num(cache);
+  q.explanation = i18n::format(tr("K has one head per key/value head, %d×%d×%d, and V the same: 2 × %d × %d × %d × 2 "
+                                  "bytes = %s MiB (1 MiB = 2^20 bytes). Each group of %d query heads reads the same K "
+                                  "and V; with a key/value head per query head the cache would be %s MiB, %d times "
+                                  "more."),
+                               kv_heads, n, dk, kv_heads, n, dk, q.expected_text.c_str(), heads / kv_heads,
+                               num(cache * heads / kv_heads).c_str(), heads / kv_heads);
   return q;
 }
 
@@ -557,7 +575,7 @@ constexpr KindRow kKinds[] = {
     {QuestionKind::largest_weight, [](const Live& l, std::uint32_t, int) { return largest_weight(l); }},
     {QuestionKind::weight, [](const Live& l, std::uint32_t seed, int) { return weight(l, seed); }},
     {QuestionKind::output_row, [](const Live& l, std::uint32_t, int) { return output_row(l); }},
-    {QuestionKind::masked_weight, [](const Live& l, std::uint32_t seed, int) { return masked_weight(l, seed); }},
+    {QuestionKind::masked_weight, [](const Live&, std::uint32_t seed, int) { return masked_weight(seed); }},
     {QuestionKind::shape, [](const Live&, std::uint32_t seed, int n) { return shape(seed, n); }},
     {QuestionKind::spread, [](const Live&, std::uint32_t seed, int n) { return spread(seed, n); }},
     {QuestionKind::fill_pitfall, [](const Live&, std::uint32_t seed, int) { return fill_pitfall(seed); }},
@@ -588,7 +606,7 @@ const char* kind_name(QuestionKind kind) { return kKindNames[int(kind)]; }
 Question make(QuestionKind kind, const Live& live, std::uint32_t seed, int number) {
   Question q = kKinds[int(kind)].make(live, seed, number);
   // A live question the screen cannot pose (a fully blocked row) becomes one about the mask.
-  if (q.text.empty()) q = masked_weight(live, seed), kind = QuestionKind::masked_weight;
+  if (q.text.empty()) q = masked_weight(seed), kind = QuestionKind::masked_weight;
   q.kind = kind;
   q.id = std::string(kind_name(kind)) + "-" + std::to_string(number);
   return q;

@@ -2,8 +2,9 @@
 // from a seeded one, and answered by the kernel, never by a number copied from a lesson text;
 // after an answer the learner sees the expected value and the arithmetic that gives it. They
 // cover what the lesson's quizzes and practice problems ask: the largest weight, a weight, an
-// output row, what a masked cell becomes, the shape of S, the spread of q·k at a given d_k,
-// masking with −1 instead of −∞, the max-subtraction trick, and why saturation stops gradients.
+// output row, an open key's weight beside a masked one, the shape of S, the spread of q·k at a
+// given d_k and variance, masking with −1 instead of −∞, the max-subtraction trick, why
+// saturation stops gradients, and the KV cache under grouped queries.
 // No UI: the model layer keeps a Session, the views and the page API read it.
 #pragma once
 

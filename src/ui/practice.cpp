@@ -15,7 +15,10 @@ namespace ui {
 
 int first_hidden_step(const lab::Lab& lab) {
   const practice::Session& p = lab.practice();
-  if (lab.state().mode != lab::Mode::practice || p.asked() == 0 || p.answered() || !p.current().about_screen)
+  // A wrong answer keeps the stage hidden: the verdict gives the asked cell's working, and the
+  // rest of the matrix stays for the next question to ask. A right answer shows it.
+  if (lab.state().mode != lab::Mode::practice || p.asked() == 0 || (p.answered() && p.last_correct()) ||
+      !p.current().about_screen)
     return lab::kStepCount;
   // The first stage that holds the answer: a score's, the output's, else the weights'.
   switch (p.current().kind) {

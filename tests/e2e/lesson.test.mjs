@@ -69,13 +69,14 @@ for (const [file, lang] of [['lesson.html', 'en'], ['leccion.html', 'es']]) {
 
 // What each data-calc formula gives, written here again from its definition (lesson.js's
 // [arithmetic]): √, ln, an n × n float32 matrix in MiB, the top weight of a row and its a(1 − a),
-// the spacing of float32 numbers.
+// the spacing of float32 numbers, e^x and a row's sum of them.
 function expected(calc) {
   const [name, ...args] = calc.split(' ');
   const x = args.map(Number);
   const top = () => { const m = Math.max(...x); const e = x.map(v => Math.exp(v - m)); return Math.max(...e) / e.reduce((a, b) => a + b); };
   return { sqrt: () => Math.sqrt(x[0]), ln: () => Math.log(x[0]), 'mib-square': () => x[0] * x[0] * 4 / (1024 * 1024),
            'softmax-top': top, 'softmax-slope': () => top() * (1 - top()),
+           exp: () => Math.E ** x[0], 'sum-exp': () => x.map(v => Math.E ** v).reduce((a, b) => a + b),
            // The next float32 after x, by its bits, minus x.
            'f32-spacing': () => { const f = new Float32Array([x[0]]); new Uint32Array(f.buffer)[0] += 1; return f[0] - Math.fround(x[0]); } }[name]();
 }
@@ -169,8 +170,8 @@ test('progress: a check answered right and a chapter read are kept across a relo
   const frame = await instance(page, 'check-similarity');
   const question = await until(frame, () => window.attentionLab.practice());
   assert.equal(question.kind, 'score', 'the check asks what its chapter taught: a dot product');
-  // The check's own example, not the figure's: q = (1, 2) against (2, 1), (−1, 1), (2, −1), scale 1.
-  const keys = [[2, 1], [-1, 1], [2, -1]];
+  // The check's own example, not the figure's: q = (1, 2) against (2, 1), (−1, 2), (2, −1), scale 1.
+  const keys = [[2, 1], [-1, 2], [2, -1]];
   const j = Number(/key k(\d)/.exec(question.text)[1]);
   const verdict = await frame.evaluate(a => window.attentionLab.answer(a), String(1 * keys[j][0] + 2 * keys[j][1]));
   assert.equal(verdict.correct, true, JSON.stringify(verdict));

@@ -9,8 +9,8 @@ import { until } from './harness.mjs';
 import { DEVICES, student } from './lesson_student.mjs';
 import { answers } from './practice_answers.mjs';
 
-// The softmax chapter's check: three tokens (1, 1), (0, 2), (2, 0), causal, scaled by 1/√2.
-const X2 = [[1, 1], [0, 2], [2, 0]];
+// The softmax chapter's check: three tokens (2, 1), (1, 1), (0, 2), causal, scaled by 1/√2.
+const X2 = [[2, 1], [1, 1], [0, 2]];
 const EXAMPLE = { q: X2, k: X2, v: X2, scale: Math.SQRT1_2, causal: true };
 
 for (const device of DEVICES) {

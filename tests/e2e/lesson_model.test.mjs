@@ -22,6 +22,8 @@ const FIGURES = {
   'fig-model-induction': { head: [1, 0], ablate: [] },
   'fig-model-loss': { head: null, ablate: [] },
   'fig-model-ablated': { head: null, ablate: [[1, 0]] },
+  'fig-model-off-previous': { head: [1, 0], ablate: [[0, 0], [0, 1]] },
+  'fig-model-off-other': { head: [1, 0], ablate: [[0, 2], [0, 3]] },
 };
 const WORDS = {
   en: { file: 'lesson.html', check: 'Check', next: 'Next question', right: /^Right/, again: /^Not this time/ },
@@ -63,6 +65,14 @@ for (const device of DEVICES) {
         .map(s => [`${s.dataset.figure} ${s.dataset.path}`, Number(s.dataset.value)])));
       assert.ok(copy['fig-model-loss copy_loss/second'] < copy['fig-model-loss copy_loss/first']);
       assert.ok(copy['fig-model-ablated copy_loss/second'] > 1.5 * copy['fig-model-loss copy_loss/second']);
+      // The evidence the text gives for K-composition: the induction head's own score falls most
+      // without the previous-token heads, though the other two raise the loss more; a loss
+      // increase alone does not single head 0.0 out (head 0.2's is larger).
+      const induction = f => copy[`${f} scores/4/induction_here`];
+      assert.ok(induction('fig-model-off-previous') < 0.5 * induction('fig-model-off-other'));
+      assert.ok(induction('fig-model-off-other') < induction('fig-model-induction'));
+      assert.ok(copy['fig-model-off-other mean_loss'] > copy['fig-model-off-previous mean_loss']);
+      assert.ok(copy['fig-model-loss scores/2/matters'] > copy['fig-model-loss scores/0/matters']);
 
       // The check: wrong, Next question (another word), right.
       const id = 'check-model';

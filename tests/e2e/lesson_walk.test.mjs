@@ -26,8 +26,8 @@ const SHOWN = {
 };
 // The example each check is about, for the questions about the screen (a score, a weight, an
 // output row): another example than the chapter's figure, so the figure does not print the answer.
-const SIMILARITY = { q: [[1, 2]], k: [[2, 1], [-1, 1], [2, -1]], v: [[1, 0], [0, 1], [1, 1]], scale: 1 };
-const X2 = [[1, 1], [0, 2], [2, 0]];
+const SIMILARITY = { q: [[1, 2]], k: [[2, 1], [-1, 2], [2, -1]], v: [[1, 0], [0, 1], [1, 1]], scale: 1 };
+const X2 = [[2, 1], [1, 1], [0, 2]];
 const CAUSAL_X2 = { q: X2, k: X2, v: X2, scale: Math.SQRT1_2, causal: true };
 const CHECKS = { similarity: SIMILARITY, softmax: CAUSAL_X2, output: CAUSAL_X2 };
 

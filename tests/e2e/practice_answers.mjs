@@ -45,18 +45,21 @@ export function answers(q, example, query, keyIndex) {
     case 'output_row':
       return { right: output[query].map((x) => x.toFixed(3)).join(', '),
                wrong: [output[query][0] + 0.1, ...output[query].slice(1)] };
-    case 'masked_weight':
-      assert.match(q.text, /blocked|causal/);
-      return { right: 0, wrong: 0.5 };
+    case 'masked_weight': {  // "scores are [s0, s1, s2, s3]. … blocks key B … does key J get"
+      const [s0, s1, s2, s3, blocked, j] = n;
+      const w = softmax([s0, s1, s2, s3].map((s, i) => (i === blocked ? -Infinity : s)));
+      return { right: w[j], wrong: softmax([s0, s1, s2, s3])[j] };  // as if nothing were blocked
+    }
     case 'shape': {  // "Q is a×d, K is b×d and V is b×e"
       const [nq, , nk, , , dv] = n;
       const cols = /output/.test(q.text) ? dv : nk;
       return { right: `${nq}×${cols}`, wrong: [cols, nq] };
     }
-    case 'spread': {
-      const dk = n[0];
-      const form = q.text.match(/deviation of (\S+)\?/)[1];
-      const want = { 'q·k': Math.sqrt(dk), 'q·k/√d_k': 1, 'q·k/d_k': 1 / Math.sqrt(dk) }[form];
+    case 'spread': {  // "d_k = D … mean 0 and variance V … deviation of FORM": d_k products of variance V²
+      const [dk, , variance] = n;
+      const form = (q.text.match(/deviation of (\S+)\?/) ?? q.text.match(/típica de (\S+)\?/))[1];
+      const raw = Math.sqrt(dk * variance * variance);
+      const want = { 'q·k': raw, 'q·k/√d_k': raw / Math.sqrt(dk), 'q·k/d_k': raw / dk }[form];
       return { right: want, wrong: want * 1.5 };
     }
     case 'fill_pitfall': {
@@ -89,9 +92,9 @@ export function answers(q, example, query, keyIndex) {
       const want = /n × n/.test(q.text) ? n[0] * n[0] * 4 / 2 ** 20 : n[0] * (n[1] + 2) * 4 / 2 ** 20;
       return { right: want, wrong: want * 1.5 };
     }
-    case 'grouped_kv': {  // "H query heads share G key/value heads, d_k = D, … T tokens"
+    case 'grouped_kv': {  // "H query heads share G key/value heads, d_k = d_v = D, … T tokens … (2 bytes)": K and V
       const [heads, kv, dk, tokens] = n;
-      return { right: `${kv}×${tokens}×${dk}`, wrong: [heads, tokens, dk] };
+      return { right: 2 * kv * tokens * dk * 2 / 2 ** 20, wrong: 2 * heads * tokens * dk * 2 / 2 ** 20 };
     }
     case 'score_gradient': {  // "d_k = D, are [s0, s1, s2] … dL/dA = [g0, g1, g2]": a(g − Σ aᵢgᵢ) at the top score
       const s = n.slice(1, 4), g = n.slice(4, 7);

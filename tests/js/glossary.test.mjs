@@ -1,7 +1,8 @@
 // One Spanish term per concept (src/i18n/glossary.json): the Spanish lesson's text and the
 // interface's Spanish strings use none of the variants the glossary bans ("núcleo" beside
 // "kernel", "desviación estándar" beside "típica", "teselas" beside "bloques", "el jacobiano"
-// beside "la jacobiana", "rellenar" for filling masked scores when it means padding). Reads the
+// beside "la jacobiana", "rellenar" for filling masked scores when it means padding, "se apaga"
+// for a gradient that fades where "apagar" means switching a head off, "Numérica" as a title). Reads the
 // sources: no build needed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -61,7 +62,9 @@ test('the check finds a banned variant where one is written', () => {
   // The test above would pass on an empty list of texts or patterns: these must be caught.
   const samples = { 'un núcleo cuidadoso': 'kernel', 'la desviación estándar': 'desviación típica',
                     'las teselas': 'bloque', 'el jacobiano': 'la jacobiana',
-                    'rellenar las puntuaciones enmascaradas': 'enmascarar con' };
+                    'rellenar las puntuaciones enmascaradas': 'enmascarar con',
+                    'dS se apaga hacia cero': 'desvanecerse', 'desactivar la cabeza 0.0': 'apagar',
+                    'el capítulo de numérica': 'cálculo numérico' };
   for (const [sample, use] of Object.entries(samples)) {
     const term = glossary.terms.find(t => t.use.startsWith(use));
     assert.ok(term && term.banned.some(b => new RegExp(b, 'iu').test(sample)), `"${sample}" is caught`);

@@ -105,16 +105,26 @@ TEST(Practice, WeightAndOutputRowMatchFloat64) {
   EXPECT_TRUE(practice::check(row, std::to_string(o[0]) + ", " + std::to_string(o[1])).correct) << "as text";
 }
 
-TEST(Practice, AMaskedCellBecomesZero) {
-  const Screen masked(true);  // query 2 may not see keys 3 and 4
-  const practice::Question q = practice::make(practice::QuestionKind::masked_weight, masked.live(), 0, 1);
-  EXPECT_NE(q.text.find("q2"), std::string::npos) << "the selected row's blocked key first: " << q.text;
-  EXPECT_EQ(masked.float64().weights[2 * 5 + 3], 0.0);
-  expect_right_and_wrong(q, 0, 0.2);
-
-  const Screen open(false);  // nothing blocked on screen: the causal example instead
-  const practice::Question fallback = practice::make(practice::QuestionKind::masked_weight, open.live(), 3, 2);
-  expect_right_and_wrong(fallback, 0.0, 1.0 / 3);
+// A blocked key drops out and the open keys share the row: the asked key's weight from the
+// question's own scores, not 0 (what the masks chapter states), nor the unmasked softmax's.
+TEST(Practice, TheOpenKeysShareTheRowOfABlockedKey) {
+  const Screen screen(true);
+  std::set<std::string> texts;
+  for (std::uint32_t seed = 0; seed < 8; ++seed) {
+    const practice::Question q = practice::make(practice::QuestionKind::masked_weight, screen.live(), seed, 1);
+    const std::vector<double> n = numbers_in(q.text);  // "scores are [s0, s1, s2, s3]. … key B … key J"
+    const std::vector<double> scores(n.begin(), n.begin() + 4);
+    const int blocked = int(n.at(4)), asked = int(n.at(5));
+    ASSERT_NE(blocked, asked) << q.text;
+    std::vector<double> open;
+    for (int j = 0; j < 4; ++j) open.push_back(j == blocked ? -HUGE_VAL : scores[std::size_t(j)]);
+    const double want = softmax64(open)[std::size_t(asked)], unmasked = softmax64(scores)[std::size_t(asked)];
+    EXPECT_GT(want, 0.01) << "an open key's weight is not 0: " << q.text;
+    EXPECT_GT(std::fabs(unmasked - want), 0.05) << "leaving the key in is a wrong answer: " << q.text;
+    expect_right_and_wrong(q, want + 0.009, unmasked);
+    texts.insert(q.text);
+  }
+  EXPECT_GT(texts.size(), 5u) << "Next question asks about another row";
 }
 
 TEST(Practice, ShapesFollowFromTheStatedShapes) {
@@ -135,8 +145,11 @@ TEST(Practice, SpreadIsTheSquareRootOfDk) {
   const Screen screen(false);
   for (int number = 0; number < 3; ++number) {
     const practice::Question q = practice::make(practice::QuestionKind::spread, screen.live(), 1, number);
-    const double dk = numbers_in(q.text).at(0);
-    const double want = number == 0 ? std::sqrt(dk) : number == 1 ? 1.0 : 1.0 / std::sqrt(dk);
+    const std::vector<double> n = numbers_in(q.text);  // "d_k = D … mean 0 and variance V"
+    const double dk = n.at(0), variance = n.at(2);
+    // q·k sums d_k products of two independent variables of variance V: each has variance V².
+    const double raw = std::sqrt(dk * variance * variance);
+    const double want = number == 0 ? raw : number == 1 ? raw / std::sqrt(dk) : raw / dk;
     expect_right_and_wrong(q, want * 1.05, want * 1.3);
   }
 }
@@ -212,17 +225,18 @@ TEST(Practice, TiledMemoryIsNSquaredAgainstNTimesDvPlusTwo) {
   }
 }
 
-TEST(Practice, GroupedKvShapeHasTheKeyValueHeads) {
+TEST(Practice, GroupedKvCacheHasTheKeyValueHeads) {
   const Screen screen(false);
   for (std::uint32_t seed = 0; seed < 6; ++seed) {
     const practice::Question q = practice::make(practice::QuestionKind::grouped_kv, screen.live(), seed, 1);
-    const std::vector<double> n = numbers_in(q.text);  // h, h_kv, d_k, tokens
+    const std::vector<double> n = numbers_in(q.text);  // h, h_kv, d_k, tokens, then float16's 16 and 2 bytes
     const int heads = int(n.at(0)), kv = int(n.at(1)), dk = int(n.at(2)), tokens = int(n.at(3));
     EXPECT_EQ(heads % kv, 0);
     EXPECT_LT(kv, heads) << "heads are shared";
     EXPECT_GE(kv, 2) << "the sentence says \"key/value heads\": " << q.text;
-    const std::string shape = std::to_string(kv) + "x" + std::to_string(tokens) + "x" + std::to_string(dk);
-    expect_right_and_wrong(q, shape, std::to_string(heads) + "x" + std::to_string(tokens) + "x" + std::to_string(dk));
+    // K and V, each kv × tokens × d_k, 2 bytes a number, in MiB.
+    const double cache = 2.0 * kv * tokens * dk * 2 / (1 << 20);
+    expect_right_and_wrong(q, cache * 1.005, cache * heads / kv);
   }
 }
 

@@ -111,6 +111,10 @@ void gradients(const lab::Lab& lab, lab::State& next, Memory& ui) {
              i18n::format(tr("scale = multiplier / √d_k = %s; n = %d, d_k = %d, d_v = %d, seed %u"),
                           num(d.scale).c_str(), d.n, d.dk, d.dv, d.seed);
          notice(problem.c_str());
+         // The sizes the maps show as colour, as numbers (the lesson's text cites them).
+         notice(i18n::format(tr("At this multiplier: ‖dS‖ = %s, ‖dQ‖ = %s, ‖dK‖ = %s"), num(d.d_scores.norm()).c_str(),
+                             num(d.d_q.norm()).c_str(), num(d.d_k.norm()).c_str())
+                    .c_str());
          notice(tr("Each gradient map keeps the colours it has at multiplier 1: what fades has shrunk."));
        }},
       {"maps", [&] { maps(lab, next, ui, d, kAllMaps, 250); }},
