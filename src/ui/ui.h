@@ -82,6 +82,7 @@ struct Memory {
   // maps (the head opened large is the state's, head=).
   int model_position = -1;
   std::map<int, render::Heatmap> model_maps;
+  bool model_head_clicked = false;  // a head's map was clicked: the head opened large comes into view
   // The frame's requests (requests.h) as the panels make them; draw() hands them out, so that
   // nothing here outlives its frame.
   std::vector<Request> requests;

@@ -25,6 +25,12 @@ void note(const std::string& text);
 // "1.2": a head by its layer and number, as ablate= and head= write it.
 std::string head_name(int layer, int head);
 
+// Whether the state switches head layer.head off; switching it the other way in `next`.
+bool switched_off(const lab::State& s, int layer, int head);
+void toggle(lab::State& next, int layer, int head);
+// "Heads on:" and a switch for each head, on as many lines as the card's width needs.
+void head_switches(const lab::Lab& lab, lab::State& next);
+
 void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui);
 void model_head(const lab::Lab& lab, lab::State& next, Memory& ui);
 

@@ -1,0 +1,87 @@
+// view=model as a student reads it (issue 42, item 0), on a phone (390 × 844, a finger, the
+// on-screen keyboard) and with a mouse at 1280 × 800: the text box takes a sentence from a
+// text keyboard and grows to show it wrapped; an opened head comes on screen, its large map
+// zoomed so that every row in view is labelled and a line tall, the chosen row among them;
+// "Open in the walkthrough" keeps the chosen character as the query and lists its keys by
+// weight. Screenshots of each step in build/ (ATTN_SCREENSHOT_DIR).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { centre, click, findItem, findSteadyItem, frames, launchBrowser, openLab, startServer, swipe, touchTap,
+         until } from './harness.mjs';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const shots = process.env.ATTN_SCREENSHOT_DIR || path.join(root, 'build');
+const sentence = 'We missed the last train, so we walked home in the rain.';
+
+const numbers = (page, text) => until(page, (text) => {
+  const e = window.attentionLab.experiment();
+  return e && e.tokens && (text === undefined || e.text === text) && e;
+}, text);
+const shown = (t) => (t === ' ' ? '␣' : t === '\n' ? '↵' : t);
+
+// The large map's rows in view: every one labelled (consecutive characters of the text), each
+// at least `line` CSS pixels tall, the chosen one among them; and the map on screen.
+async function readableMap(page, e, chosen, { height, line }) {
+  const item = await findSteadyItem(page, { label: 'model head', kind: 'heatmap' });
+  assert.ok(item.y >= 0 && item.y + item.h <= height, `the opened head's map at ${item.y}…${item.y + item.h} of ${height}`);
+  const labels = item.rowLabels, tokens = e.tokens.map(shown);
+  assert.ok(labels.length >= 8, `${labels.length} rows labelled`);
+  const first = tokens.findIndex((_, a) => labels.every((l, k) => tokens[a + k] === l));
+  assert.ok(first >= 0, `the labels ${JSON.stringify(labels)} are not consecutive characters of the text`);
+  assert.ok(chosen >= first && chosen < first + labels.length, `row ${chosen} not in view (${first}…${first + labels.length - 1})`);
+  assert.ok(item.h / labels.length >= line, `rows of ${item.h / labels.length} px`);
+  return item;
+}
+
+test('on a phone: a sentence typed with a text keyboard, wrapped; an opened head readable; its walkthrough', async (t) => {
+  const server = await startServer();
+  const { context, close } = await launchBrowser({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2,
+                                                   hasTouch: true, isMobile: true });
+  t.after(async () => { await close(); await server.close(); });
+  const { page, errors } = await openLab(context, server.url, 'view=model&text=');
+  const cdp = await context.newCDPSession(page);
+  await numbers(page);
+  const reach = async (query) => {
+    for (let i = 0; i < 16; i++) {
+      try {
+        const item = await findItem(page, query, { timeout: 500 });
+        if (item.y > 60 && item.y + item.h < 800) return item;
+        await swipe(cdp, [368, 420], { dy: item.y < 60 ? 300 : -Math.min(400, item.y - 300) });
+      } catch {
+        await swipe(cdp, [368, 650], { dy: -350 });
+      }
+      await frames(page, 6);
+    }
+    return findItem(page, query, { timeout: 500 });
+  };
+  const box = await reach({ label: 'Your text', kind: 'text' });
+  await touchTap(cdp, centre(box));
+  // The phone's keyboard is a text one: the hidden field it types into asks for text.
+  const field = await until(page, () => document.activeElement?.tagName === 'INPUT' &&
+                                         { type: document.activeElement.type, mode: document.activeElement.inputMode });
+  assert.deepEqual(field, { type: 'text', mode: 'text' });
+  await page.keyboard.insertText(sentence);
+  await until(page, (s) => window.attentionLab.getState().text === s, sentence);
+  await touchTap(cdp, centre(await reach({ label: 'Repeat my text', kind: 'button' })));
+  const e = await numbers(page, sentence + ' ' + sentence);
+  // The box grew to show the repeated sentence on its lines, within the phone's width.
+  const grown = await reach({ label: 'Your text', kind: 'text' });
+  assert.ok(grown.h >= box.h * 1.4 && grown.x + grown.w <= 390, `the box ${box.w}×${box.h} → ${grown.w}×${grown.h}`);
+  await page.screenshot({ path: path.join(shots, 'e2e-model-reading-phone-text.png') });
+  // Open the induction head: it comes on screen, its rows readable, the last character's row in view.
+  const induction = e.scores.find(s => /induction/.test(s.label));
+  const name = `${induction.layer}.${induction.head}`;
+  await touchTap(cdp, centre(await reach({ label: 'head ' + name, kind: 'heatmap' })));
+  await until(page, (h) => JSON.stringify(window.attentionLab.experiment().head) === h,
+              JSON.stringify([induction.layer, induction.head]));
+  await readableMap(page, e, e.tokens.length - 1, { height: 844, line: 14 });
+  await page.screenshot({ path: path.join(shots, 'e2e-model-reading-phone-head.png') });
+  // The walkthrough from it: the same character as its query.
+  await touchTap(cdp, centre(await reach({ label: 'Open in the walkthrough', kind: 'button' })));
+  const s = await until(page, () => { const s = window.attentionLab.getState(); return s.view === 'walkthrough' && s; });
+  assert.equal(s.query, e.tokens.length - 1);
+  await frames(page, 3);
+  await page.screenshot({ path: path.join(shots, 'e2e-model-reading-phone-walkthrough.png') });
+  assert.deepEqual(errors, []);
+});
