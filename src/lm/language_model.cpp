@@ -62,8 +62,13 @@ Analysis analyse(const LanguageModel& m, const std::vector<int>& tokens, const t
 
   Analysis a;
   a.tokens = tokens;
-  for (const train::Forward::LayerState& layer : f.layers)
-    for (int h = 0; h < c.heads; ++h) a.maps.push_back(layer.trace.at(0, h).weights);
+  a.embedding = f.layers.empty() ? f.x_out : f.layers.front().x;
+  for (std::size_t l = 0; l < f.layers.size(); ++l)
+    for (int h = 0; h < c.heads; ++h) {
+      a.maps.push_back(f.layers[l].trace.at(0, h).weights);
+      // The head's d_k columns of z (zero when switched off) through its d_k rows of W_O.
+      a.outputs.push_back(f.layers[l].z.middleCols(h * c.d_k, c.d_k) * m.params.layers[l].wo.middleRows(h * c.d_k, c.d_k));
+    }
   a.logits = f.x_out * m.params.unembed;
   a.probs.resize(n, m.vocab.size());
   for (int i = 0; i < n; ++i) {

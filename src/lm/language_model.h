@@ -34,6 +34,12 @@ struct Analysis {
   Matrix logits;              // n × vocab: the prediction of the token after position i
   Matrix probs;               // softmax of the logits, in double precision then rounded
   std::vector<double> loss;   // n − 1: loss[i] = −log p(tokens[i + 1]) at position i
+  // The residual stream's parts (lm/circuits.h): at the end, row i of embedding + Σ outputs
+  // is what the logits read. embedding: n × d_model, E[tokens[i]] (and the positions, for a
+  // model that adds them to the residual stream); outputs, index layer * heads + head:
+  // n × d_model, what the head adds (zero when it is switched off).
+  Matrix embedding;
+  std::vector<Matrix> outputs;
   double mean_loss() const;
 };
 

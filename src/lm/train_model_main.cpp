@@ -4,8 +4,11 @@
 //       trains from scratch on DIR/corpus-train.txt and writes OUT/tiny-lm.bin and OUT/report.json
 //   attention-train-model report --weights FILE [--data DIR]
 //       measures a weight file on the same probes and prints the report's measurements
-//   attention-train-model dump   --weights FILE --text TEXT [--ablate L.H,L.H…]
-//       prints the forward pass on TEXT: tokens, every head's map, logits and loss per position
+//   attention-train-model dump   --weights FILE --text TEXT [--ablate L.H,L.H…] [--at N]
+//                                [--target C] [--against C] [--edit P:C]
+//       prints the forward pass on TEXT: tokens, every head's map, logits and loss per position;
+//       and view=model's own numbers for the same state (lab::ModelView, the page's code, its
+//       keys read as a link reads them): attribution, heads' circuits, composition, edit, scores
 //
 // Errors go to stderr as one sentence, with exit status 2 (bad arguments or input files).
 #include <chrono>
@@ -20,7 +23,9 @@
 #include <nlohmann/json.hpp>
 
 #include "allocator.h"
+#include "keys.h"
 #include "measure.h"
+#include "model_view.h"
 #include "trainer.h"
 #include "weights_file.h"
 
@@ -205,7 +210,24 @@ int dump_command(const Args& a) {
   json logits = json::array();
   for (Eigen::Index i = 0; i < r.logits.rows(); ++i)
     logits.push_back(std::vector<float>(r.logits.row(i).data(), r.logits.row(i).data() + r.logits.cols()));
-  std::cout << json{{"tokens", tokens}, {"maps", maps}, {"logits", logits}, {"loss", r.loss}}.dump() << "\n";
+  json out{{"tokens", tokens}, {"maps", maps}, {"logits", logits}, {"loss", r.loss}};
+  // The view's numbers, from the state a link with the same keys makes.
+  lab::State s;
+  s.view = lab::View::model;
+  s.text = a.get("text", "");
+  s.ablate = heads;
+  for (const std::string key : {"at", "target", "against", "edit"}) {
+    if (!a.options.count(key)) continue;
+    lab::Reading reading{key, a.options.at(key)};
+    const std::string note = lab::find_key(key)->read(s, reading);
+    if (!note.empty() || reading.out_of_range) throw std::invalid_argument("--" + key + ": " + note);
+  }
+  lab::ModelView view;
+  view.deliver(read_text(a.get("weights", "web/model/tiny-lm.bin")), "", "", s);
+  const json page = json::parse(view.json());
+  for (const char* key : {"attribution", "attribution_error", "heads", "composition", "edit", "edit_error", "scores"})
+    if (page.contains(key)) out[key] = page[key];
+  std::cout << out.dump() << "\n";
   return 0;
 }
 

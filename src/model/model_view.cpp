@@ -67,6 +67,7 @@ void ModelView::deliver(const std::string& weights, const std::string& report, c
     }
   }
   status_ = model_ ? Status::ready : Status::failed;
+  circuits_ = model_ ? std::make_shared<const lm::Circuits>(lm::circuits(*model_)) : nullptr;
   if (model_) {
     try {
       report_ = read_report(report, *model_);
@@ -90,14 +91,27 @@ void ModelView::update(const State& s) {
     json_.clear();
     return;
   }
-  if (computed_ && s.text == text_ && s.ablate == ablate_) return;
-  compute(s);
+  if (!computed_ || s.text != text_ || s.ablate != ablate_) return compute(s);
+  if (s.at != at_ || s.target != target_ || s.against != against_) {
+    compute_attribution(s);
+    ++version_;
+    json_.clear();
+  }
+  if (s.edit != edit_) {
+    compute_edit(s);
+    ++version_;
+    json_.clear();
+  }
 }
 
 void ModelView::compute(const State& s) {
   const lm::LanguageModel& m = *model_;
   text_ = s.text;
   ablate_ = s.ablate;
+  at_ = s.at;
+  target_ = s.target;
+  against_ = s.against;
+  edit_ = s.edit;
   computed_ = true;
   ++version_;
   json_.clear();
@@ -117,17 +131,108 @@ void ModelView::compute(const State& s) {
   r.analysis = lm::analyse(m, tokens, off);
   // How much each head matters here: the same text with that one head switched the other way.
   const double as_set = r.analysis.mean_loss();
+  r.period = repeat_period(tokens, m.vocab.encode(" ").front());
+  // With a period: every head's induction score with head `h` off (index h × heads' count + g).
+  std::vector<double> induction_without;
   for (int h = 0; h < m.head_count(); ++h) {
     train::HeadMask flipped = off;
     flipped[std::size_t(h)] = !flipped[std::size_t(h)];
-    const double other = lm::analyse(m, tokens, flipped).mean_loss();
-    r.matters.push_back(off[std::size_t(h)] ? as_set - other : other - as_set);
+    lm::Analysis other = lm::analyse(m, tokens, flipped);
+    r.matters.push_back(off[std::size_t(h)] ? as_set - other.mean_loss() : other.mean_loss() - as_set);
+    const lm::Analysis& h_off = off[std::size_t(h)] ? r.analysis : other;
+    for (const attn::Matrix& map : h_off.maps)
+      if (r.period) induction_without.push_back(lm::induction_score(map, r.period));
+    r.flipped_logits.push_back(std::move(other.logits));
   }
-  r.period = repeat_period(tokens, m.vocab.encode(" ").front());
   if (r.period && int(tokens.size()) >= r.period + 2) r.copy = lm::copy_loss(r.analysis.loss, r.period);
   for (const attn::Matrix& map : r.analysis.maps) {
     r.previous_token.push_back(map.rows() > 1 ? lm::previous_token_score(map) : 0.0);
     if (r.period) r.induction.push_back(lm::induction_score(map, r.period));
+  }
+  if (r.period)
+    for (const lm::Composition& c : circuits_->composition)
+      r.without.push_back(induction_without[std::size_t(c.from * m.head_count() + c.to)]);
+  compute_attribution(s);
+  compute_edit(s);
+}
+
+namespace {
+// The model's token for a character of the state (target, against, edit's), or why not.
+int token_of(const lm::LanguageModel& m, const char* key, const std::string& character) {
+  const std::vector<int> t = m.vocab.encode(character);
+  if (t.size() != 1 || (t[0] == lm::Vocabulary::kUnknown && character != lm::Vocabulary::kUnknownText))
+    throw std::invalid_argument(i18n::format(tr("%s=%s is not one of the model's characters"), key, character.c_str()));
+  return t[0];
+}
+}  // namespace
+
+void ModelView::compute_attribution(const State& s) {
+  at_ = s.at;
+  target_ = s.target;
+  against_ = s.against;
+  Result& r = result_;
+  r.attribution.reset();
+  r.attribution_error.clear();
+  const lm::Analysis& a = r.analysis;
+  const int n = int(a.tokens.size());
+  if (n == 0) return;
+  try {
+    if (s.at >= n)
+      throw std::invalid_argument(
+          i18n::format(tr("at=%d is past the text read: its characters are 0 to %d"), s.at, n - 1));
+    const int at = s.at < 0 ? n - 1 : s.at;
+    // The character that comes next in the text, or after the last one the model's first choice.
+    int target = 0;
+    if (!s.target.empty()) target = token_of(*model_, "target", s.target);
+    else if (at + 1 < n) target = a.tokens[std::size_t(at + 1)];
+    else a.logits.row(at).maxCoeff(&target);
+    const int against = s.against.empty() ? -1 : token_of(*model_, "against", s.against);
+    if (against == target)
+      throw std::invalid_argument(i18n::format(tr("against=%s is the character whose logit is split"),
+                                               model_->vocab.text(target).c_str()));
+    r.attribution = lm::attribute(*model_, a, lm::head_mask(*model_, r.ablate), r.flipped_logits, at, target, against);
+  } catch (const std::invalid_argument& e) {
+    r.attribution_error = e.what();
+  }
+}
+
+void ModelView::compute_edit(const State& s) {
+  edit_ = s.edit;
+  Result& r = result_;
+  r.edit.reset();
+  r.edit_error.clear();
+  if (!s.edit || r.analysis.tokens.empty()) return;
+  const lm::LanguageModel& m = *model_;
+  const auto& [position, character] = *s.edit;
+  try {
+    if (!r.period)
+      throw std::invalid_argument(tr("edit= changes a letter of a text typed twice: this text is not (Repeat my text)"));
+    if (position > r.period - 2)
+      throw std::invalid_argument(i18n::format(tr("edit=%d:%s: the first copy's characters are 0 to %d"), position,
+                                               character.c_str(), r.period - 2));
+    Result::Edit e;
+    e.position = position;
+    e.from = r.tokens[std::size_t(position)];
+    e.to = character;
+    const int to = token_of(m, "edit", character);
+    // The copying head: the best induction head on this text among those on.
+    const train::HeadMask off = lm::head_mask(m, r.ablate);
+    for (int h = 0; h < m.head_count(); ++h)
+      if (!off[std::size_t(h)] && (e.head < 0 || r.induction[std::size_t(h)] > r.induction[std::size_t(e.head)]))
+        e.head = h;
+    if (e.head < 0) throw std::invalid_argument(tr("edit=: every head is switched off"));
+    // The second copy predicts its character `position` at position + period − 1.
+    const int at = position + r.period - 1;
+    std::vector<int> edited = r.analysis.tokens;
+    edited[std::size_t(position)] = to;
+    train::HeadMask without = off;
+    without[std::size_t(e.head)] = true;
+    e.before = double(r.analysis.probs(at, to));
+    e.after = double(lm::analyse(m, edited, off).probs(at, to));
+    e.after_without = double(lm::analyse(m, edited, without).probs(at, to));
+    r.edit = e;
+  } catch (const std::invalid_argument& e) {
+    r.edit_error = e.what();
   }
 }
 
@@ -178,6 +283,62 @@ ModelView::Request ModelView::walkthrough_request(int head) const {
   // A link cannot carry the data (load.h): the view's own link is what reproduces it.
   const Json options{{"tokens", {{"queries", result_.tokens}, {"keys", result_.tokens}}}, {"name", name}, {"link", false}};
   return {request.dump(), options.dump()};
+}
+
+namespace {
+std::string head_name(const lm::LanguageModel& m, int index) {
+  return std::to_string(index / m.config.heads) + "." + std::to_string(index % m.config.heads);
+}
+Json optional_number(const std::vector<double>& values, std::size_t i) {
+  return i < values.size() ? Json(values[i]) : Json(nullptr);
+}
+}  // namespace
+
+void ModelView::circuits_json(Json& out) const {
+  const lm::LanguageModel& m = *model_;
+  const lm::Circuits& c = *circuits_;
+  const Result& r = result_;
+  Json chars = Json::array();
+  for (const int t : c.readable) chars.push_back(m.vocab.text(t));
+  Json heads = Json::array();
+  for (const lm::HeadCircuit& h : c.heads)
+    heads.push_back({{"layer", h.layer},
+                     {"head", h.head},
+                     {"copying", h.copying},
+                     {"ov", {{"chars", chars}, {"map", matrix_rows(lm::restrict_to(h.ov, c.readable))}}},
+                     {"qk", {{"chars", chars}, {"map", matrix_rows(lm::restrict_to(h.qk, c.readable))}, {"positions", h.positions}}}});
+  out["heads"] = heads;
+  Json composition = Json::array();
+  for (std::size_t i = 0; i < c.composition.size(); ++i) {
+    const lm::Composition& k = c.composition[i];
+    composition.push_back({{"from", head_name(m, k.from)}, {"to", head_name(m, k.to)}, {"share", k.share},
+                           {"score", r.period ? Json(r.induction[std::size_t(k.to)]) : Json(nullptr)},
+                           {"without", optional_number(r.without, i)}});
+  }
+  out["composition"] = composition;
+  if (r.attribution) {
+    const lm::Attribution& a = *r.attribution;
+    Json parts = Json::array({{{"part", "embedding"}, {"direct", a.embedding}, {"total", nullptr}}});
+    double sum = a.embedding;
+    for (int h = 0; h < m.head_count(); ++h) {
+      parts.push_back({{"part", head_name(m, h)}, {"direct", a.direct[std::size_t(h)]}, {"total", a.total[std::size_t(h)]}});
+      sum += a.direct[std::size_t(h)];
+    }
+    out["attribution"] = {{"position", a.position}, {"target", m.vocab.text(a.target)},
+                          {"against", a.against >= 0 ? Json(m.vocab.text(a.against)) : Json(nullptr)},
+                          {"value", a.value}, {"sum", sum}, {"parts", parts}};
+  } else {
+    out["attribution"] = nullptr;
+  }
+  if (!r.attribution_error.empty()) out["attribution_error"] = r.attribution_error;
+  if (r.edit) {
+    const Result::Edit& e = *r.edit;
+    out["edit"] = {{"position", e.position}, {"from", e.from}, {"to", e.to}, {"head", head_name(m, e.head)},
+                   {"before", e.before}, {"after", e.after}, {"after_without", e.after_without}};
+  } else {
+    out["edit"] = nullptr;
+  }
+  if (!r.edit_error.empty()) out["edit_error"] = r.edit_error;
 }
 
 std::string ModelView::json() const {
@@ -241,6 +402,7 @@ std::string ModelView::json() const {
   if (open_head_ && open_head() < 0) out["unknown_head"] = Json{open_head_->first, open_head_->second};
   if (!r.unknown_heads.empty()) out["unknown_heads"] = pairs(r.unknown_heads);
   if (!report_error_.empty()) out["report_error"] = report_error_;
+  circuits_json(out);
   return json_ = out.dump();
 }
 

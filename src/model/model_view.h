@@ -6,7 +6,10 @@
 //
 // Everything the view shows is computed here once per change of the text, the ablation or the
 // weights, never per frame: the forward pass (lm::analyse), and for every head the forward
-// pass with that one head switched the other way (how much it matters on this text).
+// pass with that one head switched the other way (how much it matters on this text). The
+// circuits (lm::circuits: OV, QK, composition) are computed once per weight file; the
+// attribution at the chosen character (at, target, against) reads those passes again (a change
+// of at/target/against runs none); an edit (edit=) runs two passes of its own.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +19,9 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
+#include "circuits.h"
 #include "head_scores.h"  // lm::CopyLoss
 #include "language_model.h"
 #include "state.h"
@@ -37,10 +43,14 @@ class ModelView {
   const std::string& error() const { return error_; }
   const std::string& report_error() const { return report_error_; }
 
-  // Computes again if the text, the ablation or the weights changed.
+  // Computes again if the text, the ablation or the weights changed; the attribution alone if
+  // only at, target or against did; the edit alone if only edit did.
   void update(const State& s);
 
   const lm::LanguageModel* model() const { return model_.get(); }
+  // The weight file's circuits (lm/circuits.h), computed once when it is delivered; nullptr
+  // without a model.
+  const lm::Circuits* circuits() const { return circuits_.get(); }
 
   // What report.json measured for each head (index layer × heads + head) on the probe text
   // (docs/model.md, "Its heads"): empty when there is no report.
@@ -71,6 +81,28 @@ class ModelView {
     // mean loss on each copy (lm::copy_loss: the same characters of both,
     // each copy's first left out), as the report's copying effect is measured.
     std::optional<lm::CopyLoss> copy;
+    // Per head, the logits (n × V) of the pass with that head switched the other way (the
+    // passes `matters` measures), kept for the attribution's total effects.
+    std::vector<lm::Matrix> flipped_logits;
+    // With a period, parallel to circuits()->composition: the later head's (`to`) induction
+    // score on this text with `from` switched off (and the state's heads off); empty otherwise.
+    std::vector<double> without;
+    // The split at the chosen character (state's at, target, against); none when there is no
+    // text or the state's values do not fit it (attribution_error() says why).
+    std::optional<lm::Attribution> attribution;
+    std::string attribution_error;
+    // edit=: on a text typed twice, the first copy's character at `position` changed to `to`;
+    // the probability of `to` where the second copy predicts the matching character (the
+    // prediction at position + period − 1) on the text as it is, on the edited text, and on the
+    // edited text with `head` (the best induction head here, among those on) switched off too.
+    struct Edit {
+      int position = 0;
+      std::string from, to;
+      int head = -1;  // layer × heads + head
+      double before = 0, after = 0, after_without = 0;
+    };
+    std::optional<Edit> edit;
+    std::string edit_error;  // why the state's edit could not be made ("" when none is asked)
   };
   const Result& result() const { return result_; }
   // The sentence naming the state's heads that the model has not ("" when there are none), in
@@ -105,13 +137,21 @@ class ModelView {
 
  private:
   void compute(const State& s);
+  // json()'s circuits, attribution, composition and edit.
+  void circuits_json(nlohmann::json& out) const;
+  void compute_attribution(const State& s);
+  void compute_edit(const State& s);
 
   Status status_ = Status::absent;
   std::string error_, report_error_;
   std::shared_ptr<const lm::LanguageModel> model_;
+  std::shared_ptr<const lm::Circuits> circuits_;
   std::vector<HeadReport> report_;
   std::string text_;  // what result_ was computed from
   std::vector<std::pair<int, int>> ablate_;
+  int at_ = -1;  // at, target, against and edit as result_'s attribution and edit saw them
+  std::string target_, against_;
+  std::optional<std::pair<int, std::string>> edit_;
   std::optional<std::pair<int, int>> open_head_;  // the state's, as update() last saw it
   bool computed_ = false;
   Result result_;

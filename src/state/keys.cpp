@@ -94,6 +94,20 @@ bool read_model_head(std::string_view t, std::pair<int, int>& out) {
   return read_pair(t, '.', Limits::max_heads, out);
 }
 std::string model_head_text(const std::pair<int, int>& h) { return pair_text(h, '.'); }
+// view=model's characters (target, against, edit's): one UTF-8 character (its lead byte says
+// how many bytes); whether the model knows it is the model's to say.
+bool one_character(std::string_view t) {
+  if (t.empty()) return false;
+  const auto lead = static_cast<unsigned char>(t[0]);
+  const std::size_t length = lead < 0x80 ? 1 : lead >> 5 == 0x6 ? 2 : lead >> 4 == 0xE ? 3 : lead >> 3 == 0x1E ? 4 : 0;
+  return length == t.size() &&
+         std::all_of(t.begin() + 1, t.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; });
+}
+std::string read_character(Reading& r, std::string& field) {
+  if (!r.value.empty() && !one_character(r.value)) return r.expected(N_("one character, or nothing"));
+  field = r.value;
+  return "";
+}
 // The head key writes the model's open head, unless loaded data's heads are what it names (the
 // walkthrough showing loaded data of several heads, outside view=model).
 bool writes_open_head(const State& s) {
@@ -358,6 +372,34 @@ const Key kKeys[] = {
      },
      [](const S& s) { return pairs_text(s.ablate, '.'); },
      changed<&S::ablate>, keep<&S::ablate>, false},
+    // view=model's chosen character and the logit split there, and its changed letter
+    // (ModelView checks them against the text and the model's characters).
+    {"at",
+     [](S& s, R& r) {
+       return r.whole(0, Limits::max_text_bytes - 1, s.at) ? "" : r.expected(N_("a character's position in the text"));
+     },
+     whole_text<&S::at>, [](const S& s, const S& base, bool complete) { return s.at >= 0 && (complete || s.at != base.at); },
+     keep<&S::at>, false},
+    {"target", [](S& s, R& r) { return read_character(r, s.target); }, [](const S& s) { return s.target; },
+     changed<&S::target>, keep<&S::target>, false},
+    {"against", [](S& s, R& r) { return read_character(r, s.against); }, [](const S& s) { return s.against; },
+     changed<&S::against>, keep<&S::against>, false},
+    {"edit",
+     [](S& s, R& r) {
+       if (r.value.empty()) {
+         s.edit.reset();
+         return std::string();
+       }
+       const std::size_t colon = r.value.find(':');
+       long position = 0;
+       if (colon == std::string::npos || !parse_int(std::string_view(r.value).substr(0, colon), 0, Limits::max_text_bytes - 1, position) ||
+           !one_character(std::string_view(r.value).substr(colon + 1)))
+         return r.expected(N_("a position in the first copy and one character, e.g. 4:c"));
+       s.edit.emplace(int(position), r.value.substr(colon + 1));
+       return std::string();
+     },
+     [](const S& s) { return s.edit ? std::to_string(s.edit->first) + ":" + s.edit->second : std::string(); },
+     changed<&S::edit>, keep<&S::edit>, false},
 };
 
 }  // namespace

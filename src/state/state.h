@@ -133,6 +133,16 @@ struct State {
   std::vector<std::pair<int, int>> ablate;
   // view=model's head opened large (layer, head), or none; like ablate, checked only in form.
   std::optional<std::pair<int, int>> open_head;
+  // view=model's chosen character and the logit split there (lm/circuits.h's Attribution):
+  // `at` its position in the text read (-1: the last one); `target` the character whose logit
+  // is split ("": the character that comes next in the text); `against` "" or a second
+  // character (the split is then of logit[target] − logit[against]: "why e and not a?"). The
+  // link checks the form (one character); whether the model knows it is the model's to say.
+  int at = -1;
+  std::string target, against;
+  // view=model's changed letter on a text typed twice: the position in the first copy and the
+  // character put there, or none.
+  std::optional<std::pair<int, std::string>> edit;
 
   int batches() const { return pad.empty() ? 1 : int(pad.size()); }
   bool projected() const { return kind == Attention::self && project; }

@@ -1,10 +1,14 @@
 """The tiny language model's forward pass, computed independently in PyTorch (float64) from
 the shipped weight file, against the native program's (attention-train-model dump): every
-head's map, the logits and the loss at every position, with and without a head switched off.
+head's map, the logits and the loss at every position, with and without a head switched off;
+and view=model's circuits (docs/model.md, "What a head writes"), which dump prints from the
+page's own code: the attribution at a character (its parts, their sum, each head's total
+effect), every head's OV and QK maps and copying score, the composition maps' shares and the
+later head's score with the earlier one off, and the changed letter of an edit.
 
 The weight file is read here from its documented format (docs/model.md), not through the
 native code. Tolerances: the native pass runs in float32, so maps agree to 1e-4 and logits
-and losses to 2e-3.
+and losses to 2e-3; the attribution's parts sum to its value within 1e-4.
 """
 import json
 import os
@@ -45,14 +49,17 @@ def encode(header, text):
     return [index.get(c, 0) for c in text]
 
 
-def forward(header, w, tokens, ablate=()):
+def forward(header, w, tokens, ablate=(), parts=None):
     """x = E[tokens]; each layer: Q, K from x + P, V from x; causal softmax(QKᵀ/√d_k) V;
-    the heads side by side through W_O added to x; logits = x U."""
+    the heads side by side through W_O added to x; logits = x U. `parts`, a list, receives
+    the residual stream's terms: E[tokens], then each head's output (n × d_model)."""
     n, heads, dk = len(tokens), header["heads"], header["d_k"]
     x = w["embed"][tokens]
     pos = w["pos"][:n]
     mask = torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1)
     maps = []
+    if parts is not None:
+        parts.append(x)
     for layer in range(header["layers"]):
         at = f"layers[{layer}]."
         q = ((x + pos) @ w[at + "wq"]).reshape(n, heads, dk).transpose(0, 1)
@@ -65,6 +72,8 @@ def forward(header, w, tokens, ablate=()):
             if (layer, head) in ablate:
                 z[head] = 0
         maps.extend(a)
+        if parts is not None:
+            parts.extend(z[h] @ w[at + "wo"][h * dk:(h + 1) * dk] for h in range(heads))
         x = x + z.transpose(0, 1).reshape(n, heads * dk) @ w[at + "wo"]
     logits = x @ w["unembed"]
     logp = torch.log_softmax(logits, dim=-1)
@@ -72,10 +81,12 @@ def forward(header, w, tokens, ablate=()):
     return maps, logits, loss
 
 
-def native(text, ablate=()):
+def native(text, ablate=(), **keys):
     args = [PROGRAM, "dump", "--weights", MODEL, "--text", text]
     if ablate:
         args += ["--ablate", ",".join(f"{l}.{h}" for l, h in ablate)]
+    for key, value in keys.items():
+        args += [f"--{key}", str(value)]
     return json.loads(subprocess.run(args, check=True, capture_output=True).stdout)
 
 
@@ -108,3 +119,144 @@ def test_bad_weight_file_is_a_clear_error(tmp_path):
     run = subprocess.run([PROGRAM, "dump", "--weights", str(broken), "--text", "abc"], capture_output=True, text=True)
     assert run.returncode == 2
     assert "truncated" in run.stderr
+
+
+# [SECTION] circuits ----------------------------------------------------------------------
+
+READABLE = "abcdefghijklmnopqrstuvwxyz áéíóúñü"
+TWICE = "compró pan y leche. compró pan y leche."  # a text typed twice (t + " " + t)
+
+
+def readable(header):
+    return [header["vocabulary"].index(c) + 1 for c in READABLE if c in header["vocabulary"]]
+
+
+def head_weights(header, w, index):
+    layer, head, dk = index // header["heads"], index % header["heads"], header["d_k"]
+    at, cols = f"layers[{layer}].", slice(head * dk, (head + 1) * dk)
+    return w[at + "wq"][:, cols], w[at + "wk"][:, cols], w[at + "wv"][:, cols], w[at + "wo"][cols]
+
+
+def value_of(logits, at, target, against):
+    row = logits[at]
+    return (row[target] - (row[against] if against is not None else row.mean())).item()
+
+
+def induction_score(a, period):
+    n = a.shape[0]
+    return np.mean([a[i, i - period + 1].item() for i in range(period, n)])
+
+
+@pytest.mark.parametrize("ablate", [(), ((0, 1),)])
+@pytest.mark.parametrize("at,target,against", [(None, None, None), (27, "c", None), (27, "p", "c"), (0, None, "a")])
+def test_attribution_is_the_logit_split_exactly(ablate, at, target, against):
+    header, w = read_model(MODEL)
+    tokens = encode(header, TWICE)
+    keys = {k: v for k, v in {"at": at, "target": target, "against": against}.items() if v is not None}
+    got = native(TWICE, ablate, **keys)["attribution"]
+    parts = []
+    _, logits, _ = forward(header, w, tokens, ablate, parts)
+    position = len(tokens) - 1 if at is None else at
+    t = encode(header, target)[0] if target else (tokens[position + 1] if position + 1 < len(tokens) else int(logits[position].argmax()))
+    a = encode(header, against)[0] if against else None
+    column = w["unembed"][:, t] - (w["unembed"][:, a] if a is not None else w["unembed"].mean(dim=1))
+    value = value_of(logits, position, t, a)
+    assert got["position"] == position and got["target"] == header["vocabulary"][t - 1]
+    assert got["against"] == (against or None)
+    assert got["value"] == pytest.approx(value, abs=2e-3)
+    direct = [(p[position] @ column).item() for p in parts]
+    assert sum(direct) == pytest.approx(value, abs=1e-9)  # the reference's own split is exact
+    mine = [p["direct"] for p in got["parts"]]
+    assert sum(mine) == pytest.approx(got["value"], abs=1e-4)
+    assert got["sum"] == pytest.approx(got["value"], abs=1e-4)
+    np.testing.assert_allclose(mine, direct, atol=2e-3)
+    heads = header["layers"] * header["heads"]
+    for index in range(heads):
+        h = (index // header["heads"], index % header["heads"])
+        flipped = tuple(x for x in ablate if x != h) if h in ablate else ablate + (h,)
+        _, other, _ = forward(header, w, tokens, flipped)
+        total = value - value_of(other, position, t, a) if h not in ablate else value_of(other, position, t, a) - value
+        assert got["parts"][index + 1]["part"] == f"{h[0]}.{h[1]}"
+        assert got["parts"][index + 1]["total"] == pytest.approx(total, abs=2e-3)
+        if h in ablate:
+            assert got["parts"][index + 1]["direct"] == 0
+
+
+def test_heads_ov_qk_and_copying_score():
+    header, w = read_model(MODEL)
+    got = native("abc")["heads"]
+    chars = readable(header)
+    e, u, p = w["embed"], w["unembed"], w["pos"]
+    scale = header["d_k"] ** -0.5
+    for index, head in enumerate(got):
+        wq, wk, wv, wo = head_weights(header, w, index)
+        assert (head["layer"], head["head"]) == divmod(index, header["heads"])
+        assert head["ov"]["chars"] == [header["vocabulary"][c - 1] for c in chars]
+        ov = (e @ wv @ wo @ u)[chars][:, chars]
+        np.testing.assert_allclose(np.array(head["ov"]["map"]), ov.numpy(), atol=1e-4, rtol=1e-4)
+        qk = scale * (e @ wq @ wk.T @ e.T)[chars][:, chars]
+        np.testing.assert_allclose(np.array(head["qk"]["map"]), qk.numpy(), atol=1e-4, rtol=1e-4)
+        scores = scale * (p @ wq @ wk.T @ p.T)
+        t = scores.shape[0]
+        positions = [np.mean([scores[i, i - d].item() for i in range(d, t)]) for d in range(t)]
+        np.testing.assert_allclose(head["qk"]["positions"], positions, atol=1e-4, rtol=1e-4)
+        eig = np.linalg.eigvals((wv @ wo @ u @ e).numpy())
+        assert head["copying"] == pytest.approx(eig.sum().real / np.abs(eig).sum(), abs=1e-6)
+
+
+def test_composition_maps_shares_and_path_evidence():
+    header, w = read_model(MODEL)
+    tokens = encode(header, TWICE)
+    period = len(tokens) // 2 + 1
+    got = native(TWICE)["composition"]
+    chars = readable(header)
+    e, scale, per_layer = w["embed"], header["d_k"] ** -0.5, header["heads"]
+    pairs = [(f, g) for f in range(header["layers"] * per_layer) for g in range(header["layers"] * per_layer)
+             if f // per_layer < g // per_layer]
+    assert [(c["from"], c["to"]) for c in got] == [(f"{f // per_layer}.{f % per_layer}", f"{g // per_layer}.{g % per_layer}") for f, g in pairs]
+    maps, _, _ = forward(header, w, tokens)
+    for c, (f, g) in zip(got, pairs):
+        _, _, fv, fo = head_weights(header, w, f)
+        gq, gk, _, _ = head_weights(header, w, g)
+        m = (scale * (e @ gq) @ (e @ fv @ fo @ gk).T)[chars][:, chars]
+        diagonal = m.diagonal()
+        wins = [(m[r] < diagonal[r]).sum().item() == len(chars) - 1 for r in range(len(chars))]
+        assert c["share"] == pytest.approx(np.mean(wins), abs=1e-12)
+        off, _, _ = forward(header, w, tokens, (divmod(f, per_layer),))
+        assert c["without"] == pytest.approx(induction_score(off[g], period), abs=1e-4)
+        assert c["score"] == pytest.approx(induction_score(maps[g], period), abs=1e-4)
+
+
+def test_edit_follows_the_changed_letter_and_needs_the_copying_head():
+    header, w = read_model(MODEL)
+    tokens = encode(header, TWICE)
+    period, position = len(tokens) // 2 + 1, 4  # "compró": the r
+    got = native(TWICE, edit=f"{position}:c")["edit"]
+    c = encode(header, "c")[0]
+    maps, before, _ = forward(header, w, tokens)
+    scores = [induction_score(a, period) for a in maps]
+    head = int(np.argmax(scores))
+    edited = list(tokens)
+    edited[position] = c
+    _, after, _ = forward(header, w, edited)
+    _, without, _ = forward(header, w, edited, (divmod(head, header["heads"]),))
+    at = position + period - 1
+    p = lambda logits: torch.softmax(logits[at], dim=-1)[c].item()
+    assert got["position"] == position and got["from"] == "r" and got["to"] == "c"
+    assert got["head"] == f"{head // header['heads']}.{head % header['heads']}"
+    assert got["before"] == pytest.approx(p(before), abs=1e-4)
+    assert got["after"] == pytest.approx(p(after), abs=1e-4)
+    assert got["after_without"] == pytest.approx(p(without), abs=1e-4)
+    assert got["after"] > got["before"]  # the second copy follows the first
+
+
+@pytest.mark.parametrize("keys,field", [({"at": 100}, "at="), ({"target": "🙂"}, "target="),
+                                        ({"target": "a", "against": "a"}, "against=")])
+def test_bad_attribution_keys_name_the_field(keys, field):
+    got = native(TWICE, **keys)
+    assert got["attribution"] is None and field in got["attribution_error"]
+
+
+def test_edit_on_a_text_not_typed_twice_says_so():
+    got = native("compró pan", edit="2:x")
+    assert got["edit"] is None and "edit=" in got["edit_error"]

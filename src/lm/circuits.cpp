@@ -1,0 +1,150 @@
+#include "circuits.h"
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <complex>
+#include <stdexcept>
+#include <string>
+
+namespace lm {
+
+namespace {
+
+// In double precision: the maps are products of four or five matrices, and the copying score
+// an eigen-decomposition.
+using Dense = Eigen::MatrixXd;
+
+Dense dense(const Matrix& m) { return m.cast<double>(); }
+Matrix single(const Dense& m) { return m.cast<float>(); }
+
+// Head h's projections: its d_k columns of the layer's W_Q, W_K, W_V and its d_k rows of W_O.
+struct HeadWeights {
+  Dense wq, wk, wv, wo;
+};
+HeadWeights head_weights(const LanguageModel& m, int index) {
+  const train::Config& c = m.config;
+  const train::Layer& l = m.params.layers[std::size_t(index / c.heads)];
+  const int at = (index % c.heads) * c.d_k;
+  return {dense(l.wq).middleCols(at, c.d_k), dense(l.wk).middleCols(at, c.d_k), dense(l.wv).middleCols(at, c.d_k),
+          dense(l.wo).middleRows(at, c.d_k)};
+}
+
+// Σλ / Σ|λ| over the eigenvalues of a square map.
+double copying_score(const Dense& map) {
+  const Eigen::EigenSolver<Dense> solver(map, false);
+  std::complex<double> sum = 0;
+  double magnitude = 0;
+  for (const std::complex<double>& l : solver.eigenvalues()) {
+    sum += l;
+    magnitude += std::abs(l);
+  }
+  return magnitude > 0 ? sum.real() / magnitude : 0.0;
+}
+
+// The mean of each diagonal of a T × T score matrix: out[δ] over the entries (i, i − δ).
+std::vector<double> by_offset(const Dense& scores) {
+  const Eigen::Index t = scores.rows();
+  std::vector<double> out(std::size_t(t), 0.0);
+  for (Eigen::Index d = 0; d < t; ++d) {
+    for (Eigen::Index i = d; i < t; ++i) out[std::size_t(d)] += scores(i, i - d);
+    out[std::size_t(d)] /= double(t - d);
+  }
+  return out;
+}
+
+// The share of `tokens` whose diagonal entry is strictly the largest of its row over `tokens`.
+double diagonal_share(const Dense& map, const std::vector<int>& tokens) {
+  if (tokens.empty()) return 0.0;
+  int wins = 0;
+  for (const int t : tokens) {
+    bool wins_row = true;
+    for (const int s : tokens) wins_row = wins_row && (s == t || map(t, s) < map(t, t));
+    wins += wins_row;
+  }
+  return double(wins) / double(tokens.size());
+}
+
+}  // namespace
+
+std::vector<int> readable_tokens(const Vocabulary& v) {
+  std::vector<int> tokens;
+  for (const int t : v.encode("abcdefghijklmnopqrstuvwxyz \u00e1\u00e9\u00ed\u00f3\u00fa\u00f1\u00fc"))
+    if (t != Vocabulary::kUnknown) tokens.push_back(t);
+  return tokens;
+}
+
+Matrix restrict_to(const Matrix& full, const std::vector<int>& tokens) {
+  Matrix out(Eigen::Index(tokens.size()), Eigen::Index(tokens.size()));
+  for (std::size_t r = 0; r < tokens.size(); ++r)
+    for (std::size_t c = 0; c < tokens.size(); ++c) out(Eigen::Index(r), Eigen::Index(c)) = full(tokens[r], tokens[c]);
+  return out;
+}
+
+Circuits circuits(const LanguageModel& m) {
+  const train::Config& c = m.config;
+  const double scale = attn::scale_for(c.scale, c.d_k);
+  const Dense e = dense(m.params.embed), u = dense(m.params.unembed);
+  // Learned positions (the language model's); none leaves the position part empty.
+  const Dense p = dense(m.params.pos);
+  Circuits out;
+  out.readable = readable_tokens(m.vocab);
+  std::vector<HeadWeights> w;
+  for (int i = 0; i < m.head_count(); ++i) w.push_back(head_weights(m, i));
+  for (int i = 0; i < m.head_count(); ++i) {
+    HeadCircuit h;
+    h.layer = i / c.heads;
+    h.head = i % c.heads;
+    const Dense ev = e * w[std::size_t(i)].wv;  // V × d_k
+    h.ov = single(ev * (w[std::size_t(i)].wo * u));
+    h.copying = copying_score(w[std::size_t(i)].wv * (w[std::size_t(i)].wo * u) * e);
+    const Dense qk = w[std::size_t(i)].wq * w[std::size_t(i)].wk.transpose();  // D × D
+    h.qk = single(scale * e * qk * e.transpose());
+    if (p.size()) h.positions = by_offset(scale * p * qk * p.transpose());
+    out.heads.push_back(std::move(h));
+  }
+  for (int from = 0; from < m.head_count(); ++from)
+    for (int to = 0; to < m.head_count(); ++to) {
+      if (from / c.heads >= to / c.heads) continue;
+      const HeadWeights &f = w[std::size_t(from)], &g = w[std::size_t(to)];
+      const Dense map = scale * (e * g.wq) * (e * f.wv * f.wo * g.wk).transpose();
+      out.composition.push_back({from, to, single(map), diagonal_share(map, out.readable)});
+    }
+  return out;
+}
+
+Attribution attribute(const LanguageModel& m, const Analysis& as_set, const train::HeadMask& off,
+                      const std::vector<Matrix>& flipped, int position, int target, int against) {
+  const int n = int(as_set.tokens.size()), vocab = m.vocab.size();
+  if (position < 0 || position >= n)
+    throw std::invalid_argument("at: position " + std::to_string(position) + " is outside the text read (0 to " +
+                                std::to_string(n - 1) + ")");
+  if (target < 0 || target >= vocab) throw std::invalid_argument("target: not a character of the model");
+  if (against >= vocab) throw std::invalid_argument("against: not a character of the model");
+  if (against == target) throw std::invalid_argument("against: the same character as the target");
+  if (int(flipped.size()) != m.head_count() || int(as_set.outputs.size()) != m.head_count())
+    throw std::invalid_argument("attribute: expected one pass per head");
+  // The column the residual stream is read through, and the value it gives from logits.
+  Eigen::VectorXd column = m.params.unembed.col(target).cast<double>();
+  column -= against >= 0 ? Eigen::VectorXd(m.params.unembed.col(against).cast<double>())
+                         : Eigen::VectorXd(m.params.unembed.cast<double>().rowwise().mean());
+  const auto value_of = [&](const Matrix& logits) {
+    const auto row = logits.row(position).cast<double>();
+    return double(row(target)) - (against >= 0 ? double(row(against)) : row.mean());
+  };
+  const auto part = [&](const Matrix& residual) { return residual.row(position).cast<double>().dot(column); };
+  Attribution a;
+  a.position = position;
+  a.target = target;
+  a.against = against;
+  a.value = value_of(as_set.logits);
+  a.embedding = part(as_set.embedding);
+  for (int h = 0; h < m.head_count(); ++h) {
+    a.direct.push_back(part(as_set.outputs[std::size_t(h)]));
+    const double other = value_of(flipped[std::size_t(h)]);
+    const bool is_off = std::size_t(h) < off.size() && off[std::size_t(h)];
+    a.total.push_back(is_off ? other - a.value : a.value - other);
+  }
+  return a;
+}
+
+}  // namespace lm

@@ -1,0 +1,101 @@
+// The circuits of the language model (issue 42, docs/model.md "What a head writes"): what each
+// head writes (OV), what it looks for (QK, a character part and a position part), how a later
+// head reads an earlier head's output through its keys (K-composition), and one prediction split
+// exactly into the parts the residual stream is a sum of (attribution).
+//
+// The model has no layer norm, no MLP and no bias (docs/model.md), so the residual stream at
+// position i after the last layer is
+//     x(i) = E[x_i] + Σ_{l,h} out_{l,h}(i),   out_{l,h}(i) = z_{l,h}(i) · W_O^{l,h}
+// (z the head's attention output, W_O^{l,h} its d_k rows of the layer's W_O) and the logits are
+// x(i) · W_U: a sum, split exactly. Positions are added to the queries' and keys' input only
+// (model_config's positions_in_qk), so they shape where heads look, never what the residual
+// stream carries; a model with positions in the residual stream would count them in the
+// embedding's part.
+//
+// circuits() depends on the weights only: computed once per weight file. attribute() reads
+// passes the caller already has (the view's forward pass and its one pass per head switched
+// the other way), so it costs no forward pass.
+#pragma once
+
+#include <vector>
+
+#include "language_model.h"
+
+namespace lm {
+
+// The characters the maps show by default: the lower-case letters a–z, the space and the
+// Spanish letters á é í ó ú ñ ü, as tokens of `v` (those it has), in that order.
+std::vector<int> readable_tokens(const Vocabulary& v);
+
+// One head's circuits over the whole vocabulary (V × V, token order; restrict to readable
+// tokens with restrict_to()). Scores are in the attention's own units: divided by √d_k.
+struct HeadCircuit {
+  int layer = 0, head = 0;
+  // OV: row s, column c = E[s] · W_V · W_O · W_U[:, c], the logit of c the head adds when it
+  // puts all its weight on a key holding character s (read directly by the output).
+  Matrix ov;
+  // Σλ / Σ|λ| over the eigenvalues λ of the d_model × d_model map W_V · W_O · W_U · E (the
+  // nonzero eigenvalues of the V × V OV map): +1 a head that copies every character it reads,
+  // −1 one that suppresses them; Σλ is real (complex λ come in conjugate pairs).
+  double copying = 0;
+  // QK, character part: row t (query character), column s (key character) =
+  // E[t] · W_Q · W_Kᵀ · E[s]ᵀ / √d_k. For a layer after the first this is the direct path only
+  // (the embedding's part of the query and the key, not what earlier heads wrote).
+  Matrix qk;
+  // QK, position part by offset: positions[δ] for δ = 0 … context − 1 is the mean over the
+  // query positions i = δ … context − 1 of P[i] · W_Q · W_Kᵀ · P[i − δ]ᵀ / √d_k (a key δ
+  // characters before its query). The cross terms E·W_Q·W_Kᵀ·Pᵀ and P·W_Q·W_Kᵀ·Eᵀ are in
+  // neither part.
+  std::vector<double> positions;
+};
+
+// K-composition from head `from` (an earlier layer) into head `to`: row t (the query's
+// character), column s (the character a key's residual holds where `from` put all its weight
+// on a key holding s) = E[t] · W_Q^to · W_K^toᵀ · (E[s] · W_V^from · W_O^from)ᵀ / √d_k.
+// Positions (in Q and K only) are left out, as in HeadCircuit::qk.
+struct Composition {
+  int from = 0, to = 0;  // head indices, layer × heads + head; from's layer < to's
+  Matrix map;            // V × V
+  // The share of readable characters t whose diagonal map[t][t] is strictly the largest of
+  // its row over the readable columns: `to` looks for the key where `from` read the query's
+  // own character (what an induction head does through a previous-token head).
+  double share = 0;
+};
+
+struct Circuits {
+  std::vector<int> readable;                // readable_tokens(m.vocab)
+  std::vector<HeadCircuit> heads;           // index layer × heads + head
+  std::vector<Composition> composition;     // every (from, to) with from's layer < to's,
+                                            // ordered by from, then to
+};
+
+// Throws nothing on a model lm::parse accepted.
+Circuits circuits(const LanguageModel& m);
+
+// `full` (V × V) restricted to the rows and columns `tokens`.
+Matrix restrict_to(const Matrix& full, const std::vector<int>& tokens);
+
+// One logit at one position split into its parts. value = logit[target] − mean over the
+// vocabulary of the logits (against < 0: softmax ignores the mean, so this is the part that
+// decides the prediction), or logit[target] − logit[against]; each part is its own term of the
+// residual stream read through the same column W_U[:, target] − mean_c W_U[:, c] (or
+// W_U[:, target] − W_U[:, against]), so embedding + Σ direct = value up to rounding.
+struct Attribution {
+  int position = 0, target = 0, against = -1;
+  double value = 0;
+  double embedding = 0;        // E[x_position]'s part
+  std::vector<double> direct;  // per head (layer × heads + head): its output's part (0 when off)
+  // Per head: value with the head on minus value with it off, the rest as set (for a head that
+  // is off, what switching it on would change): what it does through every path, also through
+  // later heads' queries, keys and values.
+  std::vector<double> total;
+};
+
+// `as_set`: the analysis with the heads `off` switched off (lm::analyse, which keeps each
+// part of the residual stream); `flipped[h]`: the logits (n × V) of the same text with head h
+// switched the other way. Throws std::invalid_argument naming the field: "at" outside the text
+// read, "target"/"against" not a token of the vocabulary, or against == target.
+Attribution attribute(const LanguageModel& m, const Analysis& as_set, const train::HeadMask& off,
+                      const std::vector<Matrix>& flipped, int position, int target, int against = -1);
+
+}  // namespace lm
