@@ -138,14 +138,16 @@ void text_box(const lab::Lab& lab, lab::State& next, Memory& ui) {
   input::next_item(input::ItemKind::text, tr("Your text"));
   if (text_input_wrapped("##model text", edit)) {
     next.text = edit;
-    ui.model_position = -1;  // the chosen character may be gone
+    next.at = -1;  // the chosen character and the changed letter were the old text's
+    next.edit.reset();
   }
   const lm::LanguageModel* m = mv.model();
   if (m && ImGui::Button(tr("Repeat my text"))) {
     // text + " " + text within the context: each copy at most (context − 1) / 2 characters.
     const std::string once = first_characters(s.text, (m->context() - 1) / 2);
     next.text = once + " " + once;
-    ui.model_position = -1;
+    next.at = -1;
+    next.edit.reset();
   }
   if (!s.ablate.empty()) {
     ImGui::SameLine();
@@ -188,8 +190,8 @@ void loss_strip(const lab::Lab& lab, lab::State& next, Memory& ui) {
             "character to choose it."));
   const int clicked = text_strip("loss", r.tokens, [&](int i) {
     return i == 0 ? -1.0f : std::min(1.0f, float(r.analysis.loss[std::size_t(i - 1)]) / kLossScale);
-  }, ui.model_position);
-  if (clicked >= 0) ui.model_position = clicked == ui.model_position ? -1 : clicked;
+  }, chosen_character(lab));
+  if (clicked >= 0) next.at = clicked == chosen_character(lab) ? -1 : clicked;
   std::string mean = i18n::format(tr("Mean loss: %s nats a character."),
                                   r.analysis.loss.empty() ? "—" : text::fixed(r.analysis.mean_loss(), 2).c_str());
   if (r.copy)
@@ -201,12 +203,12 @@ void loss_strip(const lab::Lab& lab, lab::State& next, Memory& ui) {
 }
 
 // The model's next-character predictions after the chosen character (the last, by default).
-void predictions(const lab::Lab& lab, Memory& ui) {
+void predictions(const lab::Lab& lab) {
   const lab::ModelView& mv = lab.model();
   const lab::ModelView::Result& r = mv.result();
   if (r.tokens.empty()) return;
   const int n = int(r.tokens.size());
-  const int at = ui.model_position >= 0 && ui.model_position < n ? ui.model_position : n - 1;
+  const int at = chosen_character(lab) >= 0 ? chosen_character(lab) : n - 1;
   heading(i18n::format(tr("What comes after character %d, \"%s\""), at, r.tokens[std::size_t(at)].c_str()).c_str());
   const float scale = ui_scale(), bar_max = std::min(ImGui::GetContentRegionAvail().x * 0.5f, 240 * scale);
   const Palette& p = palette();
@@ -246,6 +248,11 @@ int text_strip(const char* id, const std::vector<std::string>& tokens, const std
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   input::next_item(input::ItemKind::heatmap, id);
   ImGui::InvisibleButton("strip", ImVec2(per_line * cell, std::max(1, lines) * line));
+  {  // its lines of characters, as layout() reports a heatmap's row labels
+    std::vector<std::string> shown_lines(static_cast<std::size_t>(lines));
+    for (int i = 0; i < int(tokens.size()); ++i) shown_lines[std::size_t(i / per_line)] += shown(tokens[std::size_t(i)]);
+    input::describe_heatmap(ImGui::GetID("strip"), 0, shown_lines, {});
+  }
   int clicked = -1;
   if (ImGui::IsItemClicked()) {
     const ImVec2 m = ImGui::GetIO().MousePos;
@@ -287,15 +294,23 @@ void note(const std::string& text) {
 
 std::string head_name(int layer, int head) { return std::to_string(layer) + "." + std::to_string(head); }
 
+int chosen_character(const lab::Lab& lab) {
+  const int at = lab.state().at, n = int(lab.model().result().tokens.size());
+  return at >= 0 && at < n ? at : -1;
+}
+
 void model(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const bool ready = !lab.model().result().tokens.empty();
   sections(lab, ui,
            {{"intro", [&] { intro(lab); }},
             {"text", [&] { text_box(lab, next, ui); }},
             {"loss", [&] { if (ready) loss_strip(lab, next, ui); }},
-            {"predictions", [&] { if (ready) predictions(lab, ui); }},
+            {"predictions", [&] { if (ready) predictions(lab); }},
+            {"why", [&] { if (ready) attribution(lab, next); }},
+            {"edit", [&] { if (ready) change_a_letter(lab, next); }},
             {"heads", [&] { if (ready) model_heads(lab, next, ui); }},
-            {"head", [&] { if (ready) model_head(lab, next, ui); }}});
+            {"head", [&] { if (ready) model_head(lab, next, ui); }},
+            {"composition", [&] { if (ready) composition(lab, ui); }}});
 }
 
 }  // namespace ui::views

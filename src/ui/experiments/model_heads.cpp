@@ -74,7 +74,8 @@ void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::ModelView::Result& r = mv.result();
   const train::Config& c = mv.model()->config;
   const int n = int(r.tokens.size());
-  const bool chosen = ui.model_position >= 0 && ui.model_position < n;
+  const int position = chosen_character(lab);
+  const bool chosen = position >= 0;
   const int open = mv.open_head();
   heading(tr("Every head"));
   notice(tr("Each map: a row per character, a column per character before it, brighter (towards yellow) where it "
@@ -117,7 +118,7 @@ void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
       draw->AddImage(gl_texture(image), at, ImVec2(at.x + side, at.y + side), ImVec2(0, 0), ImVec2(1, 1),
                      off ? IM_COL32(255, 255, 255, 70) : IM_COL32_WHITE);
       if (chosen) {  // the chosen character's row
-        const float y = at.y + side * (float(ui.model_position) + 0.5f) / float(n);
+        const float y = at.y + side * (float(position) + 0.5f) / float(n);
         draw->AddLine(ImVec2(at.x, y), ImVec2(at.x + side, y), ImGui::ColorConvertFloat4ToU32(p.accent), 1.5f * scale);
       }
       if (i == open)
@@ -127,7 +128,7 @@ void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
       input::next_item(input::ItemKind::checkbox, i18n::format(tr("on %s"), name.c_str()));
       if (ImGui::Checkbox(tr("on"), &on)) toggle(next, layer, head);
       ImGui::TextColored(p.muted_text, "%s", i18n::format(tr("matters %s"), nats(r.matters[std::size_t(i)]).c_str()).c_str());
-      if (chosen) ImGui::TextColored(p.muted_text, "%s", top_key(r.analysis.maps[std::size_t(i)], ui.model_position, r.tokens).c_str());
+      if (chosen) ImGui::TextColored(p.muted_text, "%s", top_key(r.analysis.maps[std::size_t(i)], position, r.tokens).c_str());
       ImGui::PopID();
       ImGui::EndGroup();
     }
@@ -170,7 +171,8 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   ImGui::SameLine();
   if (ImGui::Button(switched_off(lab.state(), layer, head) ? tr("Switch it on") : tr("Switch it off")))
     toggle(next, layer, head);
-  const bool chosen = ui.model_position >= 0 && ui.model_position < n;
+  const int position = chosen_character(lab);
+  const bool chosen = position >= 0;
   // Its own Q, K and V on this text, through the five stages (Undo comes back here).
   const char* walk = tr("Open in the walkthrough");
   beside_if_room(ImGui::CalcTextSize(walk).x + 2 * ImGui::GetStyle().FramePadding.x, "");
@@ -179,19 +181,19 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
     lab::Loaded loaded = lab::load_request(request.request, request.options, lab.state());
     if (loaded.error.empty()) {
       next = std::move(loaded.state);
-      next.query = chosen ? ui.model_position : n - 1;  // the character chosen here (else the last, as predicted)
+      next.query = chosen ? position : n - 1;  // the character chosen here (else the last, as predicted)
     } else {
       ui.notes.push_back(loaded.error);
     }
   }
   if (chosen) {
     ImGui::TextUnformatted(
-        i18n::format(tr("Where character %d, \"%s\", looks:"), ui.model_position, r.tokens[std::size_t(ui.model_position)].c_str())
+        i18n::format(tr("Where character %d, \"%s\", looks:"), position, r.tokens[std::size_t(position)].c_str())
             .c_str());
     const int clicked = text_strip("row", r.tokens, [&](int j) {
-      return j <= ui.model_position ? weights(ui.model_position, j) : -1.0f;
-    }, ui.model_position);
-    if (clicked >= 0) ui.model_position = clicked;
+      return j <= position ? weights(position, j) : -1.0f;
+    }, position);
+    if (clicked >= 0) next.at = clicked;
   }
   const auto token = [&](int i) { return std::string(shown(r.tokens[std::size_t(i)])); };
   MapSpec spec;
@@ -199,13 +201,14 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   spec.values = &weights;
   spec.rows = token;
   spec.cols = token;
-  spec.highlight_row = chosen ? ui.model_position : -1;
+  spec.highlight_row = chosen ? position : -1;
   spec.zoom_to_read = true;
   spec.version = mv.version();
   const float scale = ui_scale();
   spec.height = std::min(ImGui::GetContentRegionAvail().x, 520 * scale);
   const HeatmapHit hit = map(ui, lab, "model head", spec);
-  if (hit.clicked && hit.row >= 0) ui.model_position = hit.row;
+  if (hit.clicked && hit.row >= 0) next.at = hit.row;
+  head_circuits(lab, ui, open);
 }
 
 }  // namespace ui::views
