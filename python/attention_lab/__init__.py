@@ -138,23 +138,54 @@ def _ablate_link(ablate, model):
     return ",".join(f"{layer}.{head}" for layer, head in heads)
 
 
-def show_model(text, *, ablate=(), height=None, lang=None, theme=None):
+def _character(name, value):
+    """A character argument (target, vs, edit's) as its link value: one character, or None."""
+    if value is not None and (not isinstance(value, str) or len(value) != 1):
+        raise TypeError(f"{name}: expected one character (a str of length 1) or None; got {value!r}")
+    return value
+
+
+def _model_keys(text, model, at, target, vs, edit):
+    """show_model's at, target, vs and edit as the link's at=, target=, against=, edit=."""
+    read = min(len(text), model["context"])
+    if at is not None and (isinstance(at, bool) or not isinstance(at, numbers.Integral) or not 0 <= at < read):
+        raise ValueError(f"at: expected the position of a character the model reads, 0 to {read - 1}; got {at!r}")
+    keys = {"at": None if at is None else str(int(at)), "target": _character("target", target),
+            "against": _character("vs", vs)}
+    if vs is not None and vs == target:
+        raise ValueError(f"vs: expected a character other than the target; got {vs!r}")
+    if edit is not None:
+        if not (isinstance(edit, tuple) and len(edit) == 2 and isinstance(edit[0], numbers.Integral)
+                and not isinstance(edit[0], bool) and edit[0] >= 0):
+            raise TypeError(f"edit: expected (position, character), e.g. (4, 'c'); got {edit!r}")
+        keys["edit"] = f"{int(edit[0])}:{_character('edit', edit[1])}"
+    return {key: value for key, value in keys.items() if value is not None}
+
+
+def show_model(text, *, ablate=(), at=None, target=None, vs=None, edit=None, height=None, lang=None, theme=None):
     """The lab's trained language model (docs/model.md) reading `text`, as the site's view=model
     shows it with text= and ablate= in its link: every head's attention map over the text, the
     next character's predictions, the loss at each character and how much each head matters,
-    with the heads in `ablate` ((layer, head) pairs) switched off (their output zeroed). In the
-    page, attentionLab.experiment() gives those numbers. text: a str of at most 2048 bytes of
-    UTF-8; the model reads its first 128 characters (its context), and characters it does not
-    know as "�", and says so. The other arguments are show()'s. Raises TypeError or ValueError
-    naming the argument.
+    with the heads in `ablate` ((layer, head) pairs) switched off (their output zeroed); every
+    head's circuits (what it writes, what it looks for) and how the heads compose. In the page,
+    attentionLab.experiment() gives those numbers. text: a str of at most 2048 bytes of UTF-8;
+    the model reads its first 128 characters (its context), and characters it does not know as
+    "�", and says so. at: the chosen character's position (default: the last), where the logit
+    of `target` (one character; default: the next one in the text) is split into the
+    embedding's part and each head's; vs: a second character, to split logit(target) −
+    logit(vs) instead (the link's against=). edit: (position, character), on a text typed twice
+    the first copy's character changed, to see the second copy follow. The other arguments are
+    show()'s. Raises TypeError or ValueError naming the argument.
     """
     if not isinstance(text, str):
         raise TypeError(f"text: expected a str; got {type(text).__name__}")
     size = len(text.encode("utf-8", errors="surrogatepass"))
     if size > _limits.MAX_TEXT_BYTES:
         raise ValueError(f"text: expected at most {_limits.MAX_TEXT_BYTES} bytes of UTF-8; got {size}")
+    model = _page.model_report()["model"]
     state = _state(height=height, lang=lang, theme=theme)
-    state.update(view="model", text=text, ablate=_ablate_link(ablate, _page.model_report()["model"]))
+    state.update(view="model", text=text, ablate=_ablate_link(ablate, model))
+    state.update(_model_keys(text, model, at, target, vs, edit))
     return Lab(_page.document(_page.model_payload(state)), height,
                title="Attention Lab: a trained language model's attention heads on a text")
 

@@ -188,8 +188,22 @@ def test_show_model_carries_the_models_files_and_sets_the_views_keys():
     assert not re.search(r'\s(src|href)="(?!data:)', lab.document), "an address to fetch"
 
 
+def test_show_model_sets_the_attribution_and_edit_keys():
+    text = "compró pan. compró pan."
+    p = payload(attention_lab.show_model(text, at=np.int64(14), target="r", vs="p", edit=(4, "c")).document)
+    assert p["state"] == {"view": "model", "text": text, "ablate": "", "at": "14", "target": "r", "against": "p",
+                          "edit": "4:c"}
+
+
 @pytest.mark.parametrize("arguments, error, says", [
     ({"text": b"bytes"}, TypeError, "text: expected a str; got bytes"),
+    ({"text": "abc", "at": 3}, ValueError, "at: expected the position of a character the model reads, 0 to 2; got 3"),
+    ({"text": "abc", "at": True}, ValueError, "at:"),
+    ({"text": "abc", "target": "ab"}, TypeError, "target: expected one character"),
+    ({"text": "abc", "vs": 1}, TypeError, "vs: expected one character"),
+    ({"text": "abc", "target": "a", "vs": "a"}, ValueError, "vs: expected a character other than the target"),
+    ({"text": "abc", "edit": "4:c"}, TypeError, "edit: expected (position, character)"),
+    ({"text": "abc", "edit": (4, "cd")}, TypeError, "edit: expected one character"),
     ({"text": "ñ" * 1025}, ValueError, "text: expected at most 2048 bytes of UTF-8; got 2050"),
     ({"text": "a", "ablate": "1.0"}, TypeError, "ablate: expected (layer, head) pairs"),
     ({"text": "a", "ablate": [(1, 0, 2)]}, TypeError, "ablate: expected (layer, head) pairs"),

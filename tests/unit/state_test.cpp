@@ -89,6 +89,10 @@ TEST(StateFragment, EveryKeyRoundTripsThroughALink) {
       // A text's spaces, & and # are escaped in the link, and read back either way.
       {"text", "text=a%20b%26c%23d%25", "text=a%20b%26c%23d%25"},
       {"ablate", "ablate=1.2,0.3", "ablate=0.3,1.2"},
+      {"at", "at=5", "at=5"},
+      {"target", "target=%C3%B1", "target=%C3%B1"},
+      {"against", "against=e", "against=e"},
+      {"edit", "edit=4:c", "edit=4:c"},
   };
   std::vector<std::string> listed{"head"};  // view=model's open head and loaded data's shown head: below
   for (const Case& c : cases) {
