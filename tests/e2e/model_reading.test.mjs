@@ -77,11 +77,74 @@ test('on a phone: a sentence typed with a text keyboard, wrapped; an opened head
               JSON.stringify([induction.layer, induction.head]));
   await readableMap(page, e, e.tokens.length - 1, { height: 844, line: 14 });
   await page.screenshot({ path: path.join(shots, 'e2e-model-reading-phone-head.png') });
+  // Tap a character of the second copy in the loss strip (its lines of characters are its row labels).
+  const chosen = 70;
+  const strip = await reach({ label: 'loss', kind: 'heatmap' });
+  const perLine = Array.from(strip.rowLabels[0]).length, line = strip.h / strip.rowLabels.length;
+  await touchTap(cdp, [strip.x + (chosen % perLine + 0.5) * (strip.w / perLine), strip.y + (Math.floor(chosen / perLine) + 0.5) * line]);
+  await until(page, (at) => window.attentionLab.getState().at === at, chosen);
+  // Its attribution: the parts add up to the logit, and the figure is on screen, one screen tall.
+  const a = (await until(page, (at) => { const e = window.attentionLab.experiment(); return e.attribution?.position === at && e; },
+                         chosen)).attribution;
+  const sum = a.parts.reduce((t, p) => t + p.direct, 0);
+  assert.ok(Math.abs(sum - a.value) < 1e-3, `the parts add up to ${sum}, the logit is ${a.value}`);
+  const bars = await reach({ label: 'attribution', kind: 'plot' });
+  assert.ok(bars.h <= 844 - 60, `the attribution is ${bars.h} px tall`);
+  await page.screenshot({ path: path.join(shots, 'e2e-model-reading-phone-attribution.png') });
+  // The opened head's OV map: the readable characters label it, on screen.
+  const ov = await reach({ label: 'model ov', kind: 'heatmap' });
+  assert.ok(ov.h <= 844 - 60 && ov.rowLabels.includes('a') && ov.colLabels.includes('e'), JSON.stringify(ov));
+  const circuit = (await numbers(page)).heads.find(h => h.layer === induction.layer && h.head === induction.head);
+  assert.ok(circuit.copying > 0.9, `the induction head's copying score ${circuit.copying}`);
+  await page.screenshot({ path: path.join(shots, 'e2e-model-reading-phone-ov.png') });
+  // The large map, with the chosen row in view.
+  await reach({ label: 'model head', kind: 'heatmap' });
+  await readableMap(page, e, chosen, { height: 844, line: 14 });
   // The walkthrough from it: the same character as its query.
   await touchTap(cdp, centre(await reach({ label: 'Open in the walkthrough', kind: 'button' })));
   const s = await until(page, () => { const s = window.attentionLab.getState(); return s.view === 'walkthrough' && s; });
-  assert.equal(s.query, e.tokens.length - 1);
+  assert.equal(s.query, chosen);
   await frames(page, 3);
   await page.screenshot({ path: path.join(shots, 'e2e-model-reading-phone-walkthrough.png') });
+  assert.deepEqual(errors, []);
+});
+
+test('with a mouse at 1280 × 800: a link to a character of a head, its attribution, its walkthrough', async (t) => {
+  const server = await startServer();
+  const { context, close } = await launchBrowser();
+  t.after(async () => { await close(); await server.close(); });
+  const text = sentence + ' ' + sentence, chosen = 70;
+  const { page, errors } = await openLab(context, server.url,
+                                         `view=model&text=${encodeURIComponent(text)}&head=1.0&at=${chosen}`);
+  const e = await numbers(page, text);
+  const reach = async (query) => {
+    for (let i = 0; i < 12; i++) {
+      try {
+        const item = await findItem(page, query, { timeout: 500 });
+        if (item.y >= 0 && item.y + item.h <= 800) return item;
+      } catch { /* not drawn yet: below */ }
+      await page.mouse.move(640, 400);
+      await page.mouse.wheel(0, 300);
+      await frames(page, 6);
+    }
+    return findItem(page, query, { timeout: 500 });
+  };
+  const bars = await reach({ label: 'attribution', kind: 'plot' });
+  assert.ok(bars.h <= 800 - 60, `the attribution is ${bars.h} px tall`);
+  await page.screenshot({ path: path.join(shots, 'e2e-model-reading-laptop-attribution.png') });
+  await reach({ label: 'model head', kind: 'heatmap' });
+  await readableMap(page, e, chosen, { height: 800, line: 14 });
+  await page.screenshot({ path: path.join(shots, 'e2e-model-reading-laptop-head.png') });
+  const ov = await reach({ label: 'model ov', kind: 'heatmap' });
+  assert.ok(ov.h <= 800 - 60 && ov.rowLabels.includes('a'), JSON.stringify(ov));
+  await page.screenshot({ path: path.join(shots, 'e2e-model-reading-laptop-ov.png') });
+  await reach({ label: 'model composition', kind: 'heatmap' });
+  await page.screenshot({ path: path.join(shots, 'e2e-model-reading-laptop-composition.png') });
+  await click(page, centre(await reach({ label: 'Open in the walkthrough', kind: 'button' })));
+  const s = await until(page, () => { const s = window.attentionLab.getState(); return s.view === 'walkthrough' && s; });
+  assert.equal(s.query, chosen);
+  await page.evaluate(() => window.attentionLab.setState({ step: 'softmax' }));
+  await frames(page, 4);
+  await page.screenshot({ path: path.join(shots, 'e2e-model-reading-laptop-walkthrough.png') });
   assert.deepEqual(errors, []);
 });
