@@ -7,7 +7,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { centre, click, findItem, findSteadyItem, frames, launchBrowser, openLab, startServer, swipe, touchTap,
+import { centre, click, findSteadyItem, frames, launchBrowser, openLab, reach as reachItem, startServer, touchTap,
          until } from './harness.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -42,19 +42,7 @@ test('on a phone: a sentence typed with a text keyboard, wrapped; an opened head
   const { page, errors } = await openLab(context, server.url, 'view=model&text=');
   const cdp = await context.newCDPSession(page);
   await numbers(page);
-  const reach = async (query) => {
-    for (let i = 0; i < 16; i++) {
-      try {
-        const item = await findItem(page, query, { timeout: 500 });
-        if (item.y > 60 && item.y + item.h < 800) return item;
-        await swipe(cdp, [368, 420], { dy: item.y < 60 ? 300 : -Math.min(400, item.y - 300) });
-      } catch {
-        await swipe(cdp, [368, 650], { dy: -350 });
-      }
-      await frames(page, 6);
-    }
-    return findItem(page, query, { timeout: 500 });
-  };
+  const reach = (query) => reachItem(page, query, { cdp });
   const box = await reach({ label: 'Your text', kind: 'text' });
   await touchTap(cdp, centre(box));
   // The phone's keyboard is a text one: the hidden field it types into asks for text.
@@ -117,18 +105,7 @@ test('with a mouse at 1280 × 800: a link to a character of a head, its attribut
   const { page, errors } = await openLab(context, server.url,
                                          `view=model&text=${encodeURIComponent(text)}&head=1.0&at=${chosen}`);
   const e = await numbers(page, text);
-  const reach = async (query) => {
-    for (let i = 0; i < 12; i++) {
-      try {
-        const item = await findItem(page, query, { timeout: 500 });
-        if (item.y >= 0 && item.y + item.h <= 800) return item;
-      } catch { /* not drawn yet: below */ }
-      await page.mouse.move(640, 400);
-      await page.mouse.wheel(0, 300);
-      await frames(page, 6);
-    }
-    return findItem(page, query, { timeout: 500 });
-  };
+  const reach = (query) => reachItem(page, query, { bottom: 800 });
   const bars = await reach({ label: 'attribution', kind: 'plot' });
   assert.ok(bars.h <= 800 - 60, `the attribution is ${bars.h} px tall`);
   await page.screenshot({ path: path.join(shots, 'e2e-model-reading-laptop-attribution.png') });
