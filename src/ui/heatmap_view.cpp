@@ -173,23 +173,25 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
 bool HeatmapView::zoom_to_read(const HeatmapSpec& spec, float cell, const TextMetrics& text, bool reshaped) {
   const int row = spec.highlight_row >= 0 && spec.highlight_row < rows_ ? spec.highlight_row : rows_ - 1;
   const bool moved = row != std::exchange(read_row_, row);
+  if (!reshaped && !moved) return false;
   const float line = text.line + 4 * text.unit;  // a label and a little room
+  float k = view_.y1 - view_.y0, kx = view_.x1 - view_.x0;
   if (reshaped) {
     if (cell >= line) return false;
     // The whole matrix gives a row `cell`: k rows of `line` take the same height.
-    const float k = std::max(std::min(8.0f, float(rows_)), std::floor(cell * float(rows_) / line));
-    const float kx = std::min(k, float(cols_));
-    const float y0 = std::clamp(float(row) + 0.5f - k / 2, 0.0f, float(rows_) - k);
-    const float x0 = std::clamp(float(row) + 0.5f - kx / 2, 0.0f, float(cols_) - kx);
-    view_ = {x0, y0, x0 + kx, y0 + k};
-    return true;
+    k = std::max(std::min(8.0f, float(rows_)), std::floor(cell * float(rows_) / line));
+    kx = std::min(k, float(cols_));
+  } else if (k >= float(rows_) && kx >= float(cols_)) {
+    return false;  // all of it in view
   }
-  if (!moved) return false;
-  // Panned along the diagonal, so that the row's keys nearest it come with it.
-  const float dy = float(row) < view_.y0 ? float(row) - view_.y0 : float(row + 1) > view_.y1 ? float(row + 1) - view_.y1 : 0;
-  const float dx = std::clamp(view_.x0 + dy, 0.0f, float(cols_) - (view_.x1 - view_.x0)) - view_.x0;
-  view_ = {view_.x0 + dx, view_.y0 + dy, view_.x1 + dx, view_.y1 + dy};
-  return dy != 0;
+  // The rows around `row`, the columns around its largest value (where an induction head's
+  // query looks, far from the diagonal).
+  Eigen::Index strongest = 0;
+  spec.values->row(row).maxCoeff(&strongest);
+  const float y0 = std::clamp(float(row) + 0.5f - k / 2, 0.0f, float(rows_) - k);
+  const float x0 = std::clamp(float(strongest) + 0.5f - kx / 2, 0.0f, float(cols_) - kx);
+  view_ = {x0, y0, x0 + kx, y0 + k};
+  return true;
 }
 
 // Pan and zoom through the texture (Ctrl+wheel or a pinch: input/scroll.h); double-click

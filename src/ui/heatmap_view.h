@@ -29,8 +29,9 @@ struct HeatmapSpec {
   std::function<std::string(int)> row_label, col_label;
   int highlight_row = -1;
   // Where the whole matrix gives a row less than a line (a label each would not fit), it first
-  // shows as many rows and columns as give each a line, around highlight_row (the last row if
-  // none), and pans to highlight_row whenever it changes; a pinch or double-click shows all.
+  // shows as many rows and columns as give each a line: the rows around highlight_row (the last
+  // row if none), the columns around that row's largest value; and pans so again whenever
+  // highlight_row changes. A pinch or double-click shows all.
   bool zoom_to_read = false;
   int focus_row = -1, focus_col = -1;  // the keyboard's cell (accessibility.h), ringed and kept in view
   bool dimmed = false;

@@ -209,7 +209,7 @@ void predictions(const lab::Lab& lab) {
   if (r.tokens.empty()) return;
   const int n = int(r.tokens.size());
   const int at = chosen_character(lab) >= 0 ? chosen_character(lab) : n - 1;
-  heading(i18n::format(tr("What comes after character %d, \"%s\""), at, r.tokens[std::size_t(at)].c_str()).c_str());
+  heading(i18n::format(tr("What comes after character %d, \"%s\""), at, shown(r.tokens[std::size_t(at)])).c_str());
   const float scale = ui_scale(), bar_max = std::min(ImGui::GetContentRegionAvail().x * 0.5f, 240 * scale);
   const Palette& p = palette();
   for (const lab::ModelView::Prediction& guess : mv.top(at, 5)) {

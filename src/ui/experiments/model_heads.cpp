@@ -188,7 +188,7 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   }
   if (chosen) {
     ImGui::TextUnformatted(
-        i18n::format(tr("Where character %d, \"%s\", looks:"), position, r.tokens[std::size_t(position)].c_str())
+        i18n::format(tr("Where character %d, \"%s\", looks:"), position, shown(r.tokens[std::size_t(position)]))
             .c_str());
     const int clicked = text_strip("row", r.tokens, [&](int j) {
       return j <= position ? weights(position, j) : -1.0f;
