@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "combo.h"
 #include "explain.h"
@@ -29,11 +30,23 @@ void muted(const std::string& text) {
   ImGui::PopFont();
 }
 
+// Every key of query i's row in order; of a longer row, the kMaxKeys with the largest weights,
+// largest first (the keys the query attends to, wherever they are in the sequence).
 template <class Row>
-void for_keys(const lab::Lab& lab, Row row) {
+void for_keys(const lab::Lab& lab, int i, Row row) {
   const int nk = lab.state().nk, shown = std::min(nk, kMaxKeys);
-  for (int j = 0; j < shown; ++j) row(j);
-  if (shown < nk) muted(i18n::format(tr("… and %d more keys"), nk - shown));
+  if (shown == nk) {
+    for (int j = 0; j < nk; ++j) row(j);
+    return;
+  }
+  const auto weights = lab.head().weights.row(i);
+  std::vector<int> keys(std::size_t(nk), 0);
+  for (int j = 0; j < nk; ++j) keys[std::size_t(j)] = j;
+  std::partial_sort(keys.begin(), keys.begin() + shown, keys.end(),
+                    [&](int a, int b) { return weights(a) > weights(b) || (weights(a) == weights(b) && a < b); });
+  muted(i18n::format(tr("The %d keys with the largest weights, largest first:"), shown));
+  for (int k = 0; k < shown; ++k) row(keys[std::size_t(k)]);
+  muted(i18n::format(tr("… and %d more keys, of smaller weights"), nk - shown));
 }
 
 std::string vec(const attn::Matrix& m, int r) {
@@ -54,6 +67,8 @@ void input_step(const lab::Lab& lab, int i) {
   } else if (s.kind == lab::Attention::self) {
     muted(tr("No projections (the lesson's worked example): q_i = k_i = v_i = x_i, so q_i·k_i = |x_i|² is often "
              "the row's largest score and each token leans on itself. With W_Q ≠ W_K it need not."));
+  } else if (loaded_self_attention(s)) {
+    muted(tr("Self-attention with Q, K and V given directly: the queries, keys and values of one sequence."));
   } else {
     muted(tr("Cross-attention: Q from one sequence, K and V from another, given directly."));
   }
@@ -71,7 +86,7 @@ void scores_step(const lab::Lab& lab, int i, lab::State& next, Memory& ui) {
   muted(tr("Each score is the dot product of the query row q_i with a key row k_j: how well they align."));
   line("q" + std::to_string(i) + " = " + vec(lab.q(), i));
   ImGui::Spacing();
-  for_keys(lab, [&](int j) {
+  for_keys(lab, i, [&](int j) {
     line("S[" + std::to_string(i) + "," + std::to_string(j) + "] = " + dot_terms(lab, i, j) + " = " +
          num(lab.head().raw(i, j)));
   });
@@ -79,7 +94,7 @@ void scores_step(const lab::Lab& lab, int i, lab::State& next, Memory& ui) {
   muted(tr("As geometry, q·k = |q| |k| cos θ: a key pointing the way q points scores high (similar, θ near 0°), "
            "one at a right angle scores 0 (unrelated), one pointing away scores below 0 (opposed)."));
   if (lab.state().dk == 2) geometry(lab, next, ui);  // the plane itself, and its arrows to drag
-  for_keys(lab, [&](int j) { line("k" + std::to_string(j) + ": " + explain_angle(lab, i, j)); });
+  for_keys(lab, i, [&](int j) { line("k" + std::to_string(j) + ": " + explain_angle(lab, i, j)); });
 }
 
 void scale_step(const lab::Lab& lab, int i) {
@@ -87,7 +102,7 @@ void scale_step(const lab::Lab& lab, int i) {
            "softmax does not saturate."));
   line(i18n::format(tr("scale = %s"), scale_text(lab).c_str()));
   ImGui::Spacing();
-  for_keys(lab, [&](int j) {
+  for_keys(lab, i, [&](int j) {
     line(num(lab.head().raw(i, j)) + " × " + num(lab.scale()) + " = " + num(lab.head().scaled(i, j)));
   });
   // The same row under each common scale, computed by the kernel.
@@ -106,7 +121,7 @@ void scale_step(const lab::Lab& lab, int i) {
 void mask_step(const lab::Lab& lab, int i) {
   muted(tr("Masked keys get −∞ added, so exp(−∞) = 0 removes them exactly. (−1 or 0 would only nudge them.)"));
   int kept = 0;
-  for_keys(lab, [&](int j) {
+  for_keys(lab, i, [&](int j) {
     const std::string reason = lab.mask_reason(i, j);
     const std::string key = lab.key_label(j);
     if (reason.empty()) line(i18n::format(tr("key %d (%s): kept, %s"), j, key.c_str(), num(lab.head().masked(i, j)).c_str()));
@@ -138,12 +153,12 @@ void softmax_step(const lab::Lab& lab, int i) {
     return;
   }
   line(i18n::format(tr("max m = %s"), num(h.row_max(i)).c_str()));
-  for_keys(lab, [&](int j) {
+  for_keys(lab, i, [&](int j) {
     line("exp(" + num(h.masked(i, j)) + " − " + num(h.row_max(i)) + ") = " + num(h.exps(i, j)));
   });
   line(i18n::format(tr("sum Σ = %s"), num(h.row_sum(i)).c_str()));
   ImGui::Spacing();
-  for_keys(lab, [&](int j) {
+  for_keys(lab, i, [&](int j) {
     line("A[" + std::to_string(i) + "," + std::to_string(j) + "] = " + num(h.exps(i, j)) + " / " + num(h.row_sum(i)) +
          " = " + num(h.weights(i, j)));
   });
@@ -153,7 +168,7 @@ void softmax_step(const lab::Lab& lab, int i) {
 void output_step(const lab::Lab& lab, int i) {
   const attn::HeadTrace& h = lab.head();
   muted(tr("The output row is the weighted average of the value rows, weighted by this query's attention."));
-  for_keys(lab, [&](int j) { line(num(h.weights(i, j)) + " × v" + std::to_string(j) + " " + vec(lab.v(), j)); });
+  for_keys(lab, i, [&](int j) { line(num(h.weights(i, j)) + " × v" + std::to_string(j) + " " + vec(lab.v(), j)); });
   line("O[" + std::to_string(i) + "] = " + vec(h.output, i));
 }
 
@@ -188,6 +203,9 @@ void arithmetic(const lab::Lab& lab, lab::State& next, Memory& ui) {
   ImGui::PushFont(fonts().heading);
   ImGui::Text(tr("Step %d: %s"), int(s.step), stage_title(s.step));
   ImGui::PopFont();
+  // Loaded data says what it is, and which of its rows the arithmetic follows.
+  if (!s.source.empty())
+    muted(i18n::format(tr("%s, query %d (\"%s\")"), s.source.c_str(), s.query, lab.query_label(s.query).c_str()));
   query_picker(lab, next, ui);
   ImGui::Separator();
   if (int(s.step) >= first_hidden_step(lab)) {

@@ -115,4 +115,8 @@ std::string explain_cell(const lab::Lab& lab, lab::Step stage, int i, int j) {
   return "";
 }
 
+bool loaded_self_attention(const lab::State& s) {
+  return !s.source.empty() && !s.query_tokens.empty() && s.query_tokens == s.key_tokens;
+}
+
 }  // namespace ui

@@ -51,4 +51,8 @@ std::string explain_angle(const lab::Lab& lab, int i, int j);
 // The scale factor in words: "1/√d_k = 1/√2 = 0.7071".
 std::string scale_text(const lab::Lab& lab);
 
+// Loaded data whose queries and keys are one sequence (the same labels: a model's head on its
+// own text): self-attention with Q, K and V given, though held as cross-attention's typed Q, K, V.
+bool loaded_self_attention(const lab::State& s);
+
 }  // namespace ui

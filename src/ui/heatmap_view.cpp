@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <utility>
 
 #include "accessibility.h"
 #include "explain.h"
@@ -100,7 +101,8 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
     spec.hi = -spec.lo;
   }
   const int rows = int(m.rows()), cols = int(m.cols());
-  if (rows != rows_ || cols != cols_) view_ = {0, 0, float(cols), float(rows)};
+  const bool reshaped = rows != rows_ || cols != cols_;
+  if (reshaped) view_ = {0, 0, float(cols), float(rows)};
   rows_ = rows;
   cols_ = cols;
   map_.set_values(m.data(), rows, cols, spec.version);
@@ -112,7 +114,6 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
   HeatmapLayoutInput in;
   in.rows = rows;
   in.cols = cols;
-  in.shown = {view_.x1 - view_.x0, view_.y1 - view_.y0};
   in.room = {ImGui::GetContentRegionAvail().x, spec.height};
   in.max_cell = spec.max_cell;
   in.row_label = spec.row_label;
@@ -120,13 +121,18 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
   in.any_masked = any_masked_;
   // The colour bar's ends as the display writes them, or in fewer characters where the legend
   // would run past the card (a clipped "0.5573" reads "0.5"): never cut, only rounded.
-  for (int chars : {0, 6, 5, 4, 3}) {
-    const std::string lo = chars ? num_fit(spec.lo, chars) : num(spec.lo), hi = chars ? num_fit(spec.hi, chars) : num(spec.hi);
-    if (lo.empty() || hi.empty()) break;
-    in.lo = lo, in.hi = hi;
-    at.layout = heatmap_layout(in, text);
-    if (at.layout.label_w + at.layout.legend_w <= in.room.w) break;
-  }
+  const auto lay_out = [&] {
+    in.shown = {view_.x1 - view_.x0, view_.y1 - view_.y0};
+    for (int chars : {0, 6, 5, 4, 3}) {
+      const std::string lo = chars ? num_fit(spec.lo, chars) : num(spec.lo), hi = chars ? num_fit(spec.hi, chars) : num(spec.hi);
+      if (lo.empty() || hi.empty()) break;
+      in.lo = lo, in.hi = hi;
+      at.layout = heatmap_layout(in, text);
+      if (at.layout.label_w + at.layout.legend_w <= in.room.w) break;
+    }
+  };
+  lay_out();
+  if (spec.zoom_to_read && zoom_to_read(spec, at.layout.cell.h, text, reshaped)) lay_out();
   at.top_left = ImGui::GetCursorScreenPos();
   at.origin = ImVec2(at.top_left.x + at.layout.label_w, at.top_left.y + at.layout.top);
 
@@ -162,6 +168,30 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
   ImGui::Dummy(ImVec2(at.layout.size.w, at.layout.size.h));
   ImGui::PopID();
   return hit;
+}
+
+bool HeatmapView::zoom_to_read(const HeatmapSpec& spec, float cell, const TextMetrics& text, bool reshaped) {
+  const int row = spec.highlight_row >= 0 && spec.highlight_row < rows_ ? spec.highlight_row : rows_ - 1;
+  const bool moved = row != std::exchange(read_row_, row);
+  if (!reshaped && !moved) return false;
+  const float line = text.line + 4 * text.unit;  // a label and a little room
+  float k = view_.y1 - view_.y0, kx = view_.x1 - view_.x0;
+  if (reshaped) {
+    if (cell >= line) return false;
+    // The whole matrix gives a row `cell`: k rows of `line` take the same height.
+    k = std::max(std::min(8.0f, float(rows_)), std::floor(cell * float(rows_) / line));
+    kx = std::min(k, float(cols_));
+  } else if (k >= float(rows_) && kx >= float(cols_)) {
+    return false;  // all of it in view
+  }
+  // The rows around `row`, the columns around its largest value (where an induction head's
+  // query looks, far from the diagonal).
+  Eigen::Index strongest = 0;
+  spec.values->row(row).maxCoeff(&strongest);
+  const float y0 = std::clamp(float(row) + 0.5f - k / 2, 0.0f, float(rows_) - k);
+  const float x0 = std::clamp(float(strongest) + 0.5f - kx / 2, 0.0f, float(cols_) - kx);
+  view_ = {x0, y0, x0 + kx, y0 + k};
+  return true;
 }
 
 // Pan and zoom through the texture (Ctrl+wheel or a pinch: input/scroll.h); double-click

@@ -28,6 +28,11 @@ struct HeatmapSpec {
   float bound = 0;
   std::function<std::string(int)> row_label, col_label;
   int highlight_row = -1;
+  // Where the whole matrix gives a row less than a line (a label each would not fit), it first
+  // shows as many rows and columns as give each a line: the rows around highlight_row (the last
+  // row if none), the columns around that row's largest value; and pans so again whenever
+  // highlight_row changes. A pinch or double-click shows all.
+  bool zoom_to_read = false;
   int focus_row = -1, focus_col = -1;  // the keyboard's cell (accessibility.h), ringed and kept in view
   bool dimmed = false;
   bool paints = false;  // clicks toggle cells (the mask's paint mode): a touch drag does not scroll
@@ -53,6 +58,9 @@ class HeatmapView {
   static TextMetrics text_metrics();
   void measure(const HeatmapSpec& spec);
   void pan_and_zoom(const Placed& at, const HeatmapSpec& spec, bool zoomable, bool hovered);
+  // HeatmapSpec::zoom_to_read, from the cell the layout gave (`reshaped`: the whole matrix's).
+  // True when it changed the view.
+  bool zoom_to_read(const HeatmapSpec& spec, float cell, const TextMetrics& text, bool reshaped);
   void draw_labels(const Placed& at, const HeatmapSpec& spec, const TextMetrics& text);
   // True when it wrote the cells' values.
   bool draw_cells(const Placed& at, const HeatmapSpec& spec, const TextMetrics& text, const HeatmapHit& hit) const;
@@ -63,6 +71,7 @@ class HeatmapView {
   render::Heatmap legend_;
   render::CellRect view_;
   int rows_ = 0, cols_ = 0;
+  int read_row_ = -1;  // the row zoom_to_read last kept in view
   // Measured once per version of the values, not every frame (O(n²) at n = 2048).
   float bound_ = 1;                        // the diverging range's half-width
   bool any_masked_ = false;                // whether any value is −∞ (the legend's hatch)

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "combo.h"
+#include "explain.h"
 #include "i18n.h"
 #include "theme.h"
 #include "ui.h"
@@ -110,13 +111,16 @@ void inputs(const lab::Lab& lab, lab::State& next, Memory& ui) {
 void shape_control(const lab::Lab& lab, lab::State& next, Memory&) {
   const lab::State& s = lab.state();
   section(N_("Shape"));
-  int kind = int(s.kind);
+  const bool loaded_self = loaded_self_attention(s);
+  int kind = loaded_self ? 0 : int(s.kind);
   input::next_item(input::ItemKind::radio);
-  if (ImGui::RadioButton(tr("self-attention"), &kind, 0)) next.kind = lab::Attention::self;
+  if (ImGui::RadioButton(tr("self-attention"), &kind, 0) && !loaded_self) next.kind = lab::Attention::self;
   ImGui::SameLine();
   input::next_item(input::ItemKind::radio);
   if (ImGui::RadioButton(tr("cross"), &kind, 1)) next.kind = lab::Attention::cross;
-  if (s.kind == lab::Attention::self)
+  if (loaded_self)
+    ImGui::TextColored(palette().muted_text, "%s", tr("Q, K, V of one sequence, given (loaded)"));
+  else if (s.kind == lab::Attention::self)
     ImGui::TextColored(palette().muted_text, "%s", s.project ? "Q, K, V = X·W_Q, X·W_K, X·W_V" : tr("Q = K = V = X (no W)"));
   size_input(s.kind == lab::Attention::self ? N_("n tokens") : N_("n_q queries"), next.nq, 1, lab::Limits::max_n);
   if (s.kind == lab::Attention::cross) size_input(N_("n_k keys"), next.nk, 1, lab::Limits::max_n);

@@ -81,10 +81,14 @@ struct Memory {
   bool header_narrow = false;
   bool show_inputs = false;
   int shown_view = -1, shown_step = -1, shown_query = -1;
-  // view=model (experiments/model.cpp): the chosen character (-1: none) and the heads' small
-  // maps (the head opened large is the state's, head=).
-  int model_position = -1;
+  // view=model (experiments/model.cpp): the heads' small maps (the head opened large is the
+  // state's, head=; the chosen character too, at=), and the composition pair shown as a map.
   std::map<int, render::Heatmap> model_maps;
+  bool model_head_clicked = false;  // a head's map was clicked: the head opened large comes into view
+  int model_composition = 0;        // an index in lm::Circuits::composition
+  // The circuits' maps over the readable characters, by name, for the circuits they were cut from.
+  const void* model_circuits = nullptr;
+  std::map<std::string, attn::Matrix> model_readable;
   // The frame's requests (requests.h) as the panels make them; draw() hands them out, so that
   // nothing here outlives its frame.
   std::vector<Request> requests;

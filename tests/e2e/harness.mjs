@@ -188,3 +188,24 @@ export const swipe = (cdp, [x, y], { dx = 0, dy = 0, speed = 800 } = {}) =>
                                               preventFling: true });
 export const pinch = (cdp, [x, y], scaleFactor) =>
   cdp.send('Input.synthesizePinchGesture', { x, y, scaleFactor, relativeSpeed: 300, gestureSourceType: 'touch' });
+
+// A control found as a person brings it into view (view=model's long column): the mouse wheel
+// over the page until it is wholly above `bottom`, or (given `cdp`, a phone's DevTools session)
+// a finger's swipes until it is between the header and the foot of an 844 px screen.
+export async function reach(page, query, { cdp, bottom = 780 } = {}) {
+  for (let i = 0; i < 16; i++) {
+    let item = null;
+    try {
+      item = await findItem(page, query, { timeout: 500 });
+      if (cdp ? item.y > 60 && item.y + item.h < 800 : item.y >= 0 && item.y + item.h < bottom) return item;
+    } catch { /* not drawn: below */ }
+    const up = item && item.y < (cdp ? 60 : 0);
+    if (cdp) await swipe(cdp, item ? [368, 420] : [368, 650], { dy: up ? 300 : -(item ? Math.min(400, item.y - 300) : 350) });
+    else {
+      await page.mouse.move(640, 400);
+      await page.mouse.wheel(0, up ? -300 : 300);
+    }
+    await frames(page, 6);
+  }
+  return findItem(page, query, { timeout: 500 });
+}

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { centre, click, findItem, frames, launchBrowser, openLab, press, startServer, swipe, touchTap, until } from './harness.mjs';
+import { centre, click, frames, launchBrowser, openLab, press, reach as reachItem, startServer, touchTap, until } from './harness.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const trainModel = process.env.ATTN_TRAIN_MODEL || path.join(root, 'build/native/attention-train-model');
@@ -118,18 +118,7 @@ test('with a mouse at 1280 × 800: type a text, repeat it, open a head, switch i
   await numbers(page);
   await page.screenshot({ path: path.join(shots, 'e2e-model-laptop.png') });
   // The wheel brings what is below into view (an item scrolled out of the panel is not drawn).
-  const reach = async (query) => {
-    for (let i = 0; i < 12; i++) {
-      try {
-        const item = await findItem(page, query, { timeout: 500 });
-        if (item.y + item.h < 780) return item;
-      } catch { /* not drawn yet: below */ }
-      await page.mouse.move(640, 400);
-      await page.mouse.wheel(0, 300);
-      await frames(page, 6);
-    }
-    return findItem(page, query, { timeout: 500 });
-  };
+  const reach = (query) => reachItem(page, query);
   await typeRepeatOpenAblate(page, { tap: (item) => click(page, centre(item)), reach, name: 'laptop',
                                      type: async (text) => {
     await press(page, 'Control+a');  // the text there, replaced
@@ -148,19 +137,7 @@ test('with a finger on a phone (390 × 844): type a text, repeat it, open a head
   const cdp = await context.newCDPSession(page);
   await numbers(page);
   await page.screenshot({ path: path.join(shots, 'e2e-model-phone.png') });
-  const reach = async (query) => {
-    for (let i = 0; i < 16; i++) {
-      try {
-        const item = await findItem(page, query, { timeout: 500 });
-        if (item.y > 60 && item.y + item.h < 800) return item;
-        await swipe(cdp, [368, 420], { dy: item.y < 60 ? 300 : -Math.min(400, item.y - 300) });
-      } catch {
-        await swipe(cdp, [368, 650], { dy: -350 });
-      }
-      await frames(page, 6);
-    }
-    return findItem(page, query, { timeout: 500 });
-  };
+  const reach = (query) => reachItem(page, query, { cdp });
   await typeRepeatOpenAblate(page, { tap: (item) => touchTap(cdp, centre(item)), reach, name: 'phone', type: async (text) => {
     await until(page, () => document.activeElement?.tagName === 'INPUT');  // the on-screen keyboard's field
     await page.keyboard.insertText(text);

@@ -78,6 +78,7 @@ struct MapSpec {
   float bound = 0;             // a diverging map's fixed half-width; 0: ±max|x| (HeatmapSpec::bound)
   Labels rows, cols;
   int highlight_row = -1;
+  bool zoom_to_read = false;   // HeatmapSpec::zoom_to_read
   float height = 0;            // room for the heatmap with its labels; 0: the rest of the card
   std::uint64_t version = 0;   // changes whenever *values does; 0: the experiment's version
 };

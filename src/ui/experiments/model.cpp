@@ -8,12 +8,14 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <string_view>
 
 #include "i18n.h"
 #include "model_parts.h"
 #include "number_text.h"
 #include "theme.h"
 #include "input/item_layout.h"
+#include "wrap.h"
 
 namespace ui::views {
 namespace {
@@ -31,15 +33,85 @@ std::string first_characters(const std::string& text, int count) {
   return text.substr(0, end);
 }
 
-int resize_string(ImGuiInputTextCallbackData* data) {
+// [SECTION] the text box, wrapping: Dear ImGui 1.86's multi-line field breaks lines only at
+// '\n', so the box holds the text with a '\n' inserted where each soft line begins
+// (text::soft_breaks), put in again on every frame it is edited (the cursor kept on its
+// character), and taken out of what it returns. A text with line breaks of its own is shown
+// as it is, unwrapped: its breaks could not be told from the box's.
+struct WrappedText {
+  std::string buffer;
+  float width = 0;
+  bool wraps = true;
+};
+
+std::string soft_wrapped(std::string_view text, float width) {
+  std::string out;
+  std::size_t from = 0;
+  const auto width_of = [](std::string_view piece) { return ImGui::CalcTextSize(piece.data(), piece.data() + piece.size()).x; };
+  for (std::size_t at : text::soft_breaks(text, width, width_of)) {
+    out.append(text.substr(from, at - from)).push_back('\n');
+    from = at;
+  }
+  return out.append(text.substr(from));
+}
+
+std::string without_breaks(std::string_view text) {
+  std::string out;
+  for (char c : text)
+    if (c != '\n') out.push_back(c);
+  return out;
+}
+
+int wrapped_text_event(ImGuiInputTextCallbackData* data) {
+  auto* box = static_cast<WrappedText*>(data->UserData);
   if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
-    auto* text = static_cast<std::string*>(data->UserData);
-    text->resize(std::size_t(data->BufTextLen));
-    data->Buf = text->data();
+    box->buffer.resize(std::size_t(data->BufTextLen));
+    data->Buf = box->buffer.data();
+  } else if (data->EventFlag == ImGuiInputTextFlags_CallbackCharFilter) {
+    return box->wraps && data->EventChar == '\n';  // Enter: every '\n' in the box is one it put in
+  } else if (data->EventFlag == ImGuiInputTextFlags_CallbackAlways && box->wraps) {
+    const std::string_view shown(data->Buf, std::size_t(data->BufTextLen));
+    const std::string text = without_breaks(shown), wrapped = soft_wrapped(text, box->width);
+    if (wrapped == shown) return 0;
+    // A byte offset in the box, moved to the same character of the box wrapped again.
+    const auto moved = [&](int at) {
+      const int character = at - int(std::count(shown.begin(), shown.begin() + at, '\n'));
+      int in_wrapped = 0;
+      for (int seen = 0; seen < character || (in_wrapped < int(wrapped.size()) && wrapped[std::size_t(in_wrapped)] == '\n');
+           ++in_wrapped)
+        seen += wrapped[std::size_t(in_wrapped)] != '\n';
+      return in_wrapped;
+    };
+    const int cursor = moved(data->CursorPos), start = moved(data->SelectionStart), end = moved(data->SelectionEnd);
+    data->DeleteChars(0, data->BufTextLen);
+    data->InsertChars(0, wrapped.data(), wrapped.data() + wrapped.size());
+    data->CursorPos = cursor;
+    data->SelectionStart = start;
+    data->SelectionEnd = end;
   }
   return 0;
 }
 
+// The text box: true, with `text` its new text, when it was edited. At least two lines tall,
+// as tall as the wrapped text up to eight, then scrolling.
+bool text_input_wrapped(const char* id, std::string& text) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  WrappedText box;
+  box.wraps = text.find('\n') == std::string::npos;
+  box.width = ImGui::GetContentRegionAvail().x - 2 * style.FramePadding.x - style.ScrollbarSize;
+  box.buffer = box.wraps ? soft_wrapped(text, box.width) : text;
+  const int lines = std::clamp(int(std::count(box.buffer.begin(), box.buffer.end(), '\n')) + 1, 2, 8);
+  const float height = ImGui::GetTextLineHeight() * float(lines) + style.FramePadding.y * 2;
+  if (!ImGui::InputTextMultiline(id, box.buffer.data(), box.buffer.capacity() + 1, ImVec2(-1, height),
+                                 ImGuiInputTextFlags_CallbackResize | ImGuiInputTextFlags_CallbackAlways |
+                                     ImGuiInputTextFlags_CallbackCharFilter,
+                                 wrapped_text_event, &box))
+    return false;
+  std::string edited = box.wraps ? without_breaks(box.buffer.c_str()) : std::string(box.buffer.c_str());
+  if (edited == text) return false;  // wrapped again only
+  text = std::move(edited);
+  return true;
+}
 
 void intro(const lab::Lab& lab) {
   heading(tr("A trained model"));
@@ -63,19 +135,19 @@ void text_box(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::ModelView& mv = lab.model();
   std::string edit = s.text;
   ImGui::TextUnformatted(tr("Your text"));
-  const float height = ImGui::GetTextLineHeight() * 3 + ImGui::GetStyle().FramePadding.y * 2;
   input::next_item(input::ItemKind::text, tr("Your text"));
-  if (ImGui::InputTextMultiline("##model text", edit.data(), edit.capacity() + 1, ImVec2(-1, height),
-                                ImGuiInputTextFlags_CallbackResize, resize_string, &edit)) {
+  if (text_input_wrapped("##model text", edit)) {
     next.text = edit;
-    ui.model_position = -1;  // the chosen character may be gone
+    next.at = -1;  // the chosen character and the changed letter were the old text's
+    next.edit.reset();
   }
   const lm::LanguageModel* m = mv.model();
   if (m && ImGui::Button(tr("Repeat my text"))) {
     // text + " " + text within the context: each copy at most (context − 1) / 2 characters.
     const std::string once = first_characters(s.text, (m->context() - 1) / 2);
     next.text = once + " " + once;
-    ui.model_position = -1;
+    next.at = -1;
+    next.edit.reset();
   }
   if (!s.ablate.empty()) {
     ImGui::SameLine();
@@ -106,30 +178,38 @@ void text_box(const lab::Lab& lab, lab::State& next, Memory& ui) {
   if (r.tokens.empty()) notice(tr("Type a text to see what the model does with it."));
 }
 
-// The loss at each character over the text; a click chooses the character.
-void loss_strip(const lab::Lab& lab, Memory& ui) {
+// The loss at each character over the text; a click chooses the character. Under it the mean
+// loss (each copy's, on a text typed twice) and a switch for every head, beside the numbers
+// they change.
+void loss_strip(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::ModelView::Result& r = lab.model().result();
   if (r.tokens.empty()) return;
   heading(tr("How surprised the model was"));
-  notice(i18n::format(tr("Each character is coloured by the model's loss on it, −log p of that character given the "
-                         "ones before it (darker: more surprised; the first has nothing before it). Mean: %s nats a "
-                         "character. Click or tap a character to choose it."),
-                      r.analysis.loss.empty() ? "—" : text::fixed(r.analysis.mean_loss(), 2).c_str())
-             .c_str());
+  notice(tr("Each character is coloured by the model's loss on it, −log p of that character given the ones before "
+            "it (the stronger the colour, the more surprised; the first has nothing before it). Click or tap a "
+            "character to choose it."));
   const int clicked = text_strip("loss", r.tokens, [&](int i) {
     return i == 0 ? -1.0f : std::min(1.0f, float(r.analysis.loss[std::size_t(i - 1)]) / kLossScale);
-  }, ui.model_position);
-  if (clicked >= 0) ui.model_position = clicked == ui.model_position ? -1 : clicked;
+  }, chosen_character(lab));
+  if (clicked >= 0) next.at = clicked == chosen_character(lab) ? -1 : clicked;
+  std::string mean = i18n::format(tr("Mean loss: %s nats a character."),
+                                  r.analysis.loss.empty() ? "—" : text::fixed(r.analysis.mean_loss(), 2).c_str());
+  if (r.copy)
+    mean += " " + i18n::format(tr("Typed twice: %s on the first copy, %s on the second (each copy's first character "
+                                  "left out)."),
+                               text::fixed(r.copy->first, 2).c_str(), text::fixed(r.copy->second, 2).c_str());
+  text_wrapped(mean);
+  head_switches(lab, next);
 }
 
 // The model's next-character predictions after the chosen character (the last, by default).
-void predictions(const lab::Lab& lab, Memory& ui) {
+void predictions(const lab::Lab& lab) {
   const lab::ModelView& mv = lab.model();
   const lab::ModelView::Result& r = mv.result();
   if (r.tokens.empty()) return;
   const int n = int(r.tokens.size());
-  const int at = ui.model_position >= 0 && ui.model_position < n ? ui.model_position : n - 1;
-  heading(i18n::format(tr("What comes after character %d, \"%s\""), at, r.tokens[std::size_t(at)].c_str()).c_str());
+  const int at = chosen_character(lab) >= 0 ? chosen_character(lab) : n - 1;
+  heading(i18n::format(tr("What comes after character %d, \"%s\""), at, shown(r.tokens[std::size_t(at)])).c_str());
   const float scale = ui_scale(), bar_max = std::min(ImGui::GetContentRegionAvail().x * 0.5f, 240 * scale);
   const Palette& p = palette();
   for (const lab::ModelView::Prediction& guess : mv.top(at, 5)) {
@@ -168,6 +248,11 @@ int text_strip(const char* id, const std::vector<std::string>& tokens, const std
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   input::next_item(input::ItemKind::heatmap, id);
   ImGui::InvisibleButton("strip", ImVec2(per_line * cell, std::max(1, lines) * line));
+  {  // its lines of characters, as layout() reports a heatmap's row labels
+    std::vector<std::string> shown_lines(static_cast<std::size_t>(lines));
+    for (int i = 0; i < int(tokens.size()); ++i) shown_lines[std::size_t(i / per_line)] += shown(tokens[std::size_t(i)]);
+    input::describe_heatmap(ImGui::GetID("strip"), 0, shown_lines, {});
+  }
   int clicked = -1;
   if (ImGui::IsItemClicked()) {
     const ImVec2 m = ImGui::GetIO().MousePos;
@@ -209,15 +294,23 @@ void note(const std::string& text) {
 
 std::string head_name(int layer, int head) { return std::to_string(layer) + "." + std::to_string(head); }
 
+int chosen_character(const lab::Lab& lab) {
+  const int at = lab.state().at, n = int(lab.model().result().tokens.size());
+  return at >= 0 && at < n ? at : -1;
+}
+
 void model(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const bool ready = !lab.model().result().tokens.empty();
   sections(lab, ui,
            {{"intro", [&] { intro(lab); }},
             {"text", [&] { text_box(lab, next, ui); }},
-            {"loss", [&] { if (ready) loss_strip(lab, ui); }},
-            {"predictions", [&] { if (ready) predictions(lab, ui); }},
+            {"loss", [&] { if (ready) loss_strip(lab, next, ui); }},
+            {"predictions", [&] { if (ready) predictions(lab); }},
+            {"why", [&] { if (ready) attribution(lab, next); }},
+            {"edit", [&] { if (ready) change_a_letter(lab, next); }},
             {"heads", [&] { if (ready) model_heads(lab, next, ui); }},
-            {"head", [&] { if (ready) model_head(lab, next, ui); }}});
+            {"head", [&] { if (ready) model_head(lab, next, ui); }},
+            {"composition", [&] { if (ready) composition(lab, ui); }}});
 }
 
 }  // namespace ui::views

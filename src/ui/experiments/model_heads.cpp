@@ -7,6 +7,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "i18n.h"
 #include "load.h"
@@ -40,6 +41,8 @@ std::string top_key(const attn::Matrix& map, int row, const std::vector<std::str
   return i18n::format(tr("→ %d \"%s\" %s"), int(key), shown(t), text::fixed(w, 2).c_str());
 }
 
+}  // namespace
+
 bool switched_off(const lab::State& s, int layer, int head) {
   return std::find(s.ablate.begin(), s.ablate.end(), std::pair{layer, head}) != s.ablate.end();
 }
@@ -51,20 +54,34 @@ void toggle(lab::State& next, int layer, int head) {
   else a.erase(it);
 }
 
-}  // namespace
+void head_switches(const lab::Lab& lab, lab::State& next) {
+  const train::Config& c = lab.model().model()->config;
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr("Heads on:"));
+  for (int layer = 0; layer < c.layers; ++layer)
+    for (int head = 0; head < c.heads; ++head) {
+      const std::string name = head_name(layer, head);
+      const float box = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
+      beside_if_room(box, name.c_str());
+      bool on = !switched_off(lab.state(), layer, head);
+      input::next_item(input::ItemKind::checkbox, i18n::format(tr("switch %s"), name.c_str()));
+      if (ImGui::Checkbox(name.c_str(), &on)) toggle(next, layer, head);
+    }
+}
 
 void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::ModelView& mv = lab.model();
   const lab::ModelView::Result& r = mv.result();
   const train::Config& c = mv.model()->config;
   const int n = int(r.tokens.size());
-  const bool chosen = ui.model_position >= 0 && ui.model_position < n;
+  const int position = chosen_character(lab);
+  const bool chosen = position >= 0;
   const int open = mv.open_head();
   heading(tr("Every head"));
-  notice(tr("Each map: a row per character, a column per character before it, darker where it looks more. "
-            "Click or tap a map to open it. \"On\" switches a head off and on: its output is left out, and the "
-            "loss, the predictions and the other maps follow. \"Matters\" is the mean loss on your text with that "
-            "head switched the other way, minus as it is."));
+  notice(tr("Each map: a row per character, a column per character before it, brighter (towards yellow) where it "
+            "looks more. Click or tap a map to open it. \"On\" switches a head off and on: its output is left out, "
+            "and the loss, the predictions and the other maps follow. \"Matters\" is the mean loss on your text "
+            "with that head switched the other way, minus as it is."));
   const float scale = ui_scale(), gap = ImGui::GetStyle().ItemSpacing.x;
   // As many of a layer's heads on a row as keep each 120 px wide or more (its label, switch and
   // numbers under the map): all of them on a laptop, two on a phone.
@@ -92,14 +109,16 @@ void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
       map.set_values(r.analysis.maps[std::size_t(i)].data(), n, n, mv.version());
       const ImVec2 at = ImGui::GetCursorScreenPos();
       input::next_item(input::ItemKind::heatmap, i18n::format(tr("head %s"), name.c_str()));
-      if (ImGui::InvisibleButton("map", ImVec2(side, side)))
+      if (ImGui::InvisibleButton("map", ImVec2(side, side))) {
         next.open_head = open == i ? std::nullopt : std::optional(std::pair{layer, head});
+        ui.model_head_clicked = open != i;
+      }
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::format(tr("Open head %s"), name.c_str()).c_str());
       const unsigned image = map.paint(int(side), int(side), {0, 0, float(n), float(n)}, look);
       draw->AddImage(gl_texture(image), at, ImVec2(at.x + side, at.y + side), ImVec2(0, 0), ImVec2(1, 1),
                      off ? IM_COL32(255, 255, 255, 70) : IM_COL32_WHITE);
       if (chosen) {  // the chosen character's row
-        const float y = at.y + side * (float(ui.model_position) + 0.5f) / float(n);
+        const float y = at.y + side * (float(position) + 0.5f) / float(n);
         draw->AddLine(ImVec2(at.x, y), ImVec2(at.x + side, y), ImGui::ColorConvertFloat4ToU32(p.accent), 1.5f * scale);
       }
       if (i == open)
@@ -109,7 +128,7 @@ void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
       input::next_item(input::ItemKind::checkbox, i18n::format(tr("on %s"), name.c_str()));
       if (ImGui::Checkbox(tr("on"), &on)) toggle(next, layer, head);
       ImGui::TextColored(p.muted_text, "%s", i18n::format(tr("matters %s"), nats(r.matters[std::size_t(i)]).c_str()).c_str());
-      if (chosen) ImGui::TextColored(p.muted_text, "%s", top_key(r.analysis.maps[std::size_t(i)], ui.model_position, r.tokens).c_str());
+      if (chosen) ImGui::TextColored(p.muted_text, "%s", top_key(r.analysis.maps[std::size_t(i)], position, r.tokens).c_str());
       ImGui::PopID();
       ImGui::EndGroup();
     }
@@ -129,6 +148,7 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const int layer = open / c.heads, head = open % c.heads, n = int(r.tokens.size());
   const std::string name = head_name(layer, head);
   const attn::Matrix& weights = r.analysis.maps[std::size_t(open)];
+  if (std::exchange(ui.model_head_clicked, false)) scroll_to_here(ui);  // opened below the heads: bring it up
   ImGui::Separator();
   const std::string label = head_label(mv, open);
   heading(i18n::format(label.empty() ? tr("Head %s") : tr("Head %s: %s"), name.c_str(), label.c_str()).c_str());
@@ -151,24 +171,29 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   ImGui::SameLine();
   if (ImGui::Button(switched_off(lab.state(), layer, head) ? tr("Switch it on") : tr("Switch it off")))
     toggle(next, layer, head);
+  const int position = chosen_character(lab);
+  const bool chosen = position >= 0;
   // Its own Q, K and V on this text, through the five stages (Undo comes back here).
   const char* walk = tr("Open in the walkthrough");
   beside_if_room(ImGui::CalcTextSize(walk).x + 2 * ImGui::GetStyle().FramePadding.x, "");
   if (ImGui::Button(walk)) {
     const lab::ModelView::Request request = mv.walkthrough_request(open);
     lab::Loaded loaded = lab::load_request(request.request, request.options, lab.state());
-    if (loaded.error.empty()) next = std::move(loaded.state);
-    else ui.notes.push_back(loaded.error);
+    if (loaded.error.empty()) {
+      next = std::move(loaded.state);
+      next.query = chosen ? position : n - 1;  // the character chosen here (else the last, as predicted)
+    } else {
+      ui.notes.push_back(loaded.error);
+    }
   }
-  const bool chosen = ui.model_position >= 0 && ui.model_position < n;
   if (chosen) {
     ImGui::TextUnformatted(
-        i18n::format(tr("Where character %d, \"%s\", looks:"), ui.model_position, r.tokens[std::size_t(ui.model_position)].c_str())
+        i18n::format(tr("Where character %d, \"%s\", looks:"), position, shown(r.tokens[std::size_t(position)]))
             .c_str());
     const int clicked = text_strip("row", r.tokens, [&](int j) {
-      return j <= ui.model_position ? weights(ui.model_position, j) : -1.0f;
-    }, ui.model_position);
-    if (clicked >= 0) ui.model_position = clicked;
+      return j <= position ? weights(position, j) : -1.0f;
+    }, position);
+    if (clicked >= 0) next.at = clicked;
   }
   const auto token = [&](int i) { return std::string(shown(r.tokens[std::size_t(i)])); };
   MapSpec spec;
@@ -176,12 +201,14 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   spec.values = &weights;
   spec.rows = token;
   spec.cols = token;
-  spec.highlight_row = chosen ? ui.model_position : -1;
+  spec.highlight_row = chosen ? position : -1;
+  spec.zoom_to_read = true;
   spec.version = mv.version();
   const float scale = ui_scale();
   spec.height = std::min(ImGui::GetContentRegionAvail().x, 520 * scale);
   const HeatmapHit hit = map(ui, lab, "model head", spec);
-  if (hit.clicked && hit.row >= 0) ui.model_position = hit.row;
+  if (hit.clicked && hit.row >= 0) next.at = hit.row;
+  head_circuits(lab, ui, open);
 }
 
 }  // namespace ui::views

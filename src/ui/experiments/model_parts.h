@@ -1,5 +1,6 @@
-// view=model's parts shared between its two files: model.cpp (the text, the loss over it, the
-// predictions) and model_heads.cpp (every head at a glance, one head opened large).
+// view=model's parts shared between its files: model.cpp (the text, the loss over it, the
+// predictions), model_heads.cpp (every head at a glance, one head opened large) and
+// model_why.cpp (the circuits: attribution, OV and QK, composition, a changed letter).
 #pragma once
 
 #include <functional>
@@ -24,8 +25,25 @@ void note(const std::string& text);
 
 // "1.2": a head by its layer and number, as ablate= and head= write it.
 std::string head_name(int layer, int head);
+// "1.2" of a head's index (layer × heads + head).
+std::string head_name(const lab::Lab& lab, int index);
+
+// The state's chosen character (at=) when the text read has it, else -1.
+int chosen_character(const lab::Lab& lab);
+
+// Whether the state switches head layer.head off; switching it the other way in `next`.
+bool switched_off(const lab::State& s, int layer, int head);
+void toggle(lab::State& next, int layer, int head);
+// "Heads on:" and a switch for each head, on as many lines as the card's width needs.
+void head_switches(const lab::Lab& lab, lab::State& next);
 
 void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui);
 void model_head(const lab::Lab& lab, lab::State& next, Memory& ui);
+// model_why.cpp: the chosen character's logit split into its parts; "change a letter" on a text
+// typed twice; the opened head's OV and QK maps; how the layers' heads compose.
+void attribution(const lab::Lab& lab, lab::State& next);
+void change_a_letter(const lab::Lab& lab, lab::State& next);
+void head_circuits(const lab::Lab& lab, Memory& ui, int head);
+void composition(const lab::Lab& lab, Memory& ui);
 
 }  // namespace ui::views

@@ -147,6 +147,16 @@ void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, const ImRect& bb, ImGuiID id
   if (hint.window != window) hint = Hint{};  // for an item that was never added
   if (!window || window->Hidden || !window->ClipRect.Overlaps(bb)) return;
   const ImRect& clip = window->ClipRect;
+  // An item added again under its own id (a multi-line text field, whose frame EndChild adds
+  // once more) stays the one item its hint described: otherwise the later, unhinted copy is
+  // what item_at finds, and the phone's keyboard opens for a number.
+  if (Recorded* again = id != 0 && !hint.set ? find(id) : nullptr) {
+    again->item.min = ImMin(again->item.min, bb.Min);
+    again->item.max = ImMax(again->item.max, bb.Max);
+    again->item.shown_min = ImMax(again->item.min, clip.Min);
+    again->item.shown_max = ImMin(again->item.max, clip.Max);
+    return;
+  }
   if (g_count == g_building.size()) g_building.emplace_back();
   Recorded& r = g_building[g_count++];
   r.item.id = id;
