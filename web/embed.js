@@ -177,10 +177,11 @@
 
   // [load] embed.js found, but no lab beside it (a wrong path, a folder not uploaded): every
   // figure says so, with the address it tried, in place of a blank frame. Asked once a page,
-  // when the first figure starts; a host that does not answer (another origin without CORS)
-  // is not judged.
+  // when the first figure starts, and only of the page's own origin: another origin's answer
+  // is unreadable without CORS, and the browser would report the refused request as an error.
   let pageChecked = null;
   function checkPage(el) {
+    if (pageUrl.origin !== location.origin) return;
     pageChecked = pageChecked || fetch(pageUrl.href, { method: 'HEAD', cache: 'no-store' })
       .then((response) => (response.ok ? '' : `${response.status} ${response.statusText}`.trim()), () => '');
     pageChecked.then((problem) => {

@@ -192,14 +192,18 @@ export const pinch = (cdp, [x, y], scaleFactor) =>
 // A control found as a person brings it into view (view=model's long column): the mouse wheel
 // over the page until it is wholly above `bottom`, or (given `cdp`, a phone's DevTools session)
 // a finger's swipes until it is between the header and the foot of an 844 px screen.
+// A control not drawn at all (ImGui skips what is out of its window) is looked for below first,
+// then, past `DOWN_FIRST` misses (the column's end reached), above.
 export async function reach(page, query, { cdp, bottom = 780 } = {}) {
-  for (let i = 0; i < 16; i++) {
+  const DOWN_FIRST = 10;
+  let misses = 0;
+  for (let i = 0; i < 28; i++) {
     let item = null;
     try {
       item = await findItem(page, query, { timeout: 500 });
       if (cdp ? item.y > 60 && item.y + item.h < 800 : item.y >= 0 && item.y + item.h < bottom) return item;
-    } catch { /* not drawn: below */ }
-    const up = item && item.y < (cdp ? 60 : 0);
+    } catch { misses += 1; }
+    const up = item ? item.y < (cdp ? 60 : 0) : misses > DOWN_FIRST;
     if (cdp) await swipe(cdp, item ? [368, 420] : [368, 650], { dy: up ? 300 : -(item ? Math.min(400, item.y - 300) : 350) });
     else {
       await page.mouse.move(640, 400);
