@@ -64,10 +64,12 @@ struct State {
 // [SECTION] what a touch does to the interface
 class Target final : public ui::input::TouchTarget {
  public:
-  bool grabs(Point p) override {
+  Grab grabs(Point p) override {
     const ImVec2 at = on_canvas(p);
     const ui::input::Item* item = ui::input::item_at(at);
-    return item && item->grabs_at(at);
+    if (!item) return Grab::none;
+    if (item->spot_at(at)) return Grab::at_once;
+    return item->grabs ? Grab::sideways : Grab::none;
   }
   Point scroll(Point at, Point delta) override {
     if (g.touch_leads) press(kNowhere, false);

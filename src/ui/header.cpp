@@ -354,6 +354,9 @@ void keyboard(const lab::Lab& lab, lab::State& next, Memory& ui) {
 bool uses_key(const lab::Lab& lab, const Memory& ui, const std::string& key, bool command) {
   // A text field or a dragged value takes every key (Escape leaves the field).
   if (ImGui::GetIO().WantTextInput || ImGui::IsAnyItemActive()) return true;
+  // The modifiers' own presses: ImGui knows Ctrl or Shift is held only from them (Ctrl+Z,
+  // Shift+Tab), and alone they do nothing.
+  if (key == "Control" || key == "Shift" || key == "Alt" || key == "Meta") return true;
   if (command) return key == "z" || key == "Z" || key == "y" || key == "Y";  // undo, redo
   if (key == "ArrowLeft" || key == "ArrowRight" || key == "ArrowUp" || key == "ArrowDown" || key == "Enter" ||
       key == "Tab")

@@ -40,13 +40,14 @@ TEST(Wheel, ShiftScrollsSidewaysAndCtrlZooms) {
 
 // Records what the recognizer does; regions scroll without limit unless `stuck`.
 struct Recorder : TouchTarget {
-  bool grab = false, stuck = false;
+  Grab grab = Grab::none;
+  bool stuck = false;
   Point scrolled, pan, overscrolled;
   float zoom_factor = 1;
   std::vector<std::pair<Point, bool>> pointers;
   std::vector<bool> taps;  // each tap: whether a double
   int lifts = 0;
-  bool grabs(Point) override { return grab; }
+  Grab grabs(Point) override { return grab; }
   Point scroll(Point, Point d) override {
     if (stuck) return {};
     scrolled.x += d.x;
@@ -170,7 +171,7 @@ TEST(Touch, ATapClicksAndTwoTapsDoubleClick) {
 TEST(Touch, ADragOnAControlMovesTheControl) {
   Touch touch;
   Recorder r;
-  r.grab = true;
+  r.grab = TouchTarget::Grab::sideways;
   touch.start(1, {10, 10}, 0, r);
   touch.move(1, {80, 12}, 0.1, r);
   touch.end(1, {80, 12}, 0.2, r);
@@ -185,16 +186,28 @@ TEST(Touch, ADragOnAControlMovesTheControl) {
 TEST(Touch, AnUprightSwipeOnAControlScrollsAndNeverPressesIt) {
   Touch touch;
   Recorder r;
-  r.grab = true;
+  r.grab = TouchTarget::Grab::sideways;
   swipe_up(touch, r, 20);  // 200 px up, a move every 16 ms: no rest
   EXPECT_TRUE(r.pointers.empty());
   EXPECT_FLOAT_EQ(r.scrolled.y, 200);
 }
 
+TEST(Touch, AFingerOnASpotDragsItAnyWayAtOnce) {
+  Touch touch;
+  Recorder r;
+  r.grab = TouchTarget::Grab::at_once;  // the geometry plane's arrow tip
+  touch.start(1, {10, 100}, 0, r);
+  ASSERT_EQ(r.pointers.size(), 1u);
+  EXPECT_TRUE(r.pointers[0].second);
+  touch.move(1, {12, 40}, 0.05, r);  // upright, no rest
+  EXPECT_FLOAT_EQ(r.pointers.back().first.y, 40);
+  EXPECT_FLOAT_EQ(r.scrolled.y, 0);
+}
+
 TEST(Touch, AFingerRestingOnAControlTakesItWhicheverWayItMoves) {
   Touch touch;
   Recorder r;
-  r.grab = true;
+  r.grab = TouchTarget::Grab::sideways;
   touch.start(1, {10, 100}, 0, r);
   EXPECT_TRUE(touch.advance(Touch::kHoldTime / 2, r));  // still deciding: frames go on
   EXPECT_TRUE(r.pointers.empty());

@@ -177,8 +177,13 @@ void change_a_letter(const lab::Lab& lab, lab::State& next) {
   const lab::ModelView& mv = lab.model();
   const lab::ModelView::Result& r = mv.result();
   if (!r.edit_error.empty()) note(r.edit_error);
-  if (!r.period || !mv.circuits()) return;
+  if (!mv.circuits()) return;
   heading(tr("Change a letter"));
+  if (!r.period) {
+    notice(tr("This needs a text typed twice: press \"Repeat my text\" above, then change a letter of the first "
+              "copy and see whether the second copy follows."));
+    return;
+  }
   const int position = chosen_character(lab), last = r.period - 2;  // the first copy's characters: 0 … last
   if (position < 0 || position > last) {
     notice(tr("Your text is typed twice. Click or tap a character of the first copy (above) to change it, and see "

@@ -91,8 +91,7 @@ void describe_grab_spots(ImGuiID id, std::vector<ImVec2> spots, float reach) {
   r->item.grab_reach = reach;
 }
 
-bool Item::grabs_at(ImVec2 p) const {
-  if (grabs) return true;
+bool Item::spot_at(ImVec2 p) const {
   for (const ImVec2& s : grab_spots)
     if (std::hypot(p.x - s.x, p.y - s.y) <= grab_reach) return true;
   return false;

@@ -37,7 +37,8 @@ struct Item {
   // `grab_reach` of a spot moves the item, anywhere else scrolls.
   std::vector<ImVec2> grab_spots;
   float grab_reach = 0;
-  bool grabs_at(ImVec2 p) const;
+  // Whether `p` is on one of grab_spots.
+  bool spot_at(ImVec2 p) const;
 };
 
 // What the next item is, where ImGui cannot tell (and, if `label` is given, its visible text:

@@ -17,10 +17,15 @@ void Touch::start(int id, Point p, double t, TouchTarget& target) {
     start_ = last_ = p;
     start_t_ = last_t_ = t;
     trail_ = {{t, p}};
-    // Not pressed yet: a swipe up the page that starts on a slider must not move it.
-    if (target.grabs(p)) {
-      mode_ = Mode::held;
-      return;
+    switch (target.grabs(p)) {
+      case TouchTarget::Grab::at_once:
+        grab(target);
+        return;
+      case TouchTarget::Grab::sideways:
+        mode_ = Mode::held;  // not pressed yet: a swipe up the page that starts on a slider must not move it
+        return;
+      case TouchTarget::Grab::none:
+        break;
     }
     mode_ = Mode::pending;  // a tap or a swipe: the next moves tell
     target.pointer(p, false);

@@ -28,9 +28,12 @@ struct Point {
 class TouchTarget {
  public:
   virtual ~TouchTarget() = default;
-  // Whether a control under `p` takes a one-finger drag (a slider, a draggable value, a
-  // zoomed heatmap that pans, a mask being painted).
-  virtual bool grabs(Point p) = 0;
+  // How a control under `p` takes a one-finger drag: not at all (the drag scrolls); `at_once`
+  // (a spot dragged any way: the geometry plane's arrow tips); or `sideways` (a slider, a
+  // draggable value, a zoomed heatmap that pans, a mask being painted: only a sideways drag or
+  // a press held first, so that an upright swipe starting on it still scrolls the page).
+  enum class Grab { none, at_once, sideways };
+  virtual Grab grabs(Point p) = 0;
   // Scrolls the region under `at` by `delta` (positive: further down or right); returns how far
   // the content moved.
   virtual Point scroll(Point at, Point delta) = 0;
