@@ -23,7 +23,7 @@ constexpr std::string_view kHeads[] = {"header", "view", "intro", "controls", "s
 constexpr std::string_view kCost[] = {"header", "view", "intro", "controls", "plots", "time-memory", "table"};
 constexpr std::string_view kTrain[] = {"header", "view", "intro", "controls", "play", "curves", "example", "maps"};
 constexpr std::string_view kModel[] = {"header", "view",  "intro", "text", "loss",       "predictions",
-                                       "why",    "edit", "heads", "head", "composition"};
+                                       "why",    "edit", "heads", "head", "circuit", "composition"};
 
 struct ViewParts {
   View view;

@@ -310,6 +310,7 @@ void model(const lab::Lab& lab, lab::State& next, Memory& ui) {
             {"edit", [&] { if (ready) change_a_letter(lab, next); }},
             {"heads", [&] { if (ready) model_heads(lab, next, ui); }},
             {"head", [&] { if (ready) model_head(lab, next, ui); }},
+            {"circuit", [&] { if (ready) head_circuits(lab, ui, lab.model().open_head()); }},
             {"composition", [&] { if (ready) composition(lab, ui); }}});
 }
 

@@ -208,7 +208,6 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   spec.height = std::min(ImGui::GetContentRegionAvail().x, 520 * scale);
   const HeatmapHit hit = map(ui, lab, "model head", spec);
   if (hit.clicked && hit.row >= 0) next.at = hit.row;
-  head_circuits(lab, ui, open);
 }
 
 }  // namespace ui::views

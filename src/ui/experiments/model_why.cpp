@@ -223,7 +223,12 @@ void change_a_letter(const lab::Lab& lab, lab::State& next) {
 
 void head_circuits(const lab::Lab& lab, Memory& ui, int head) {
   const lm::Circuits* c = lab.model().circuits();
-  if (!c || head < 0 || head >= int(c->heads.size())) return;
+  if (!c) return;
+  if (head < 0 || head >= int(c->heads.size())) {
+    heading(tr("What a head writes and what it looks for"));
+    notice(tr("Open a head (click or tap its map above) to see what it writes and what it looks for."));
+    return;
+  }
   const lm::HeadCircuit& h = c->heads[std::size_t(head)];
   const std::string name = head_name(lab, head);
   heading(i18n::format(tr("What head %s writes and what it looks for"), name.c_str()).c_str());
