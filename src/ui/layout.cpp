@@ -127,11 +127,6 @@ void text_wrapped(std::string_view text) {
   ImGui::TextUnformatted(lines.data(), lines.data() + lines.size());
 }
 
-float wrapped_height(std::string_view text, float width) {
-  const std::string lines = text::wrap_at_spaces(text, width, text_width);
-  return ImGui::CalcTextSize(lines.data(), lines.data() + lines.size()).y;
-}
-
 void heading(std::string_view title) {
   ImGui::PushFont(fonts().heading);
   // A word wider than the card (a formula such as e^(m−m') over a phone's narrow map) would be

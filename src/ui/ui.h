@@ -109,8 +109,6 @@ void scroll_to_here(Memory& ui);
 // As ImGui::TextWrapped("%s", text), but broken between words only: never inside a number
 // (text/wrap.h).
 void text_wrapped(std::string_view text);
-// The height `text` takes in the current font, wrapped as text_wrapped() would at `width`.
-float wrapped_height(std::string_view text, float width);
 // A card's title in the heading font, wrapped so: on two lines in a narrow card rather than
 // cut at its edge.
 void heading(std::string_view title);

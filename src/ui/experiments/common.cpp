@@ -67,24 +67,10 @@ void beside_if_room(float field, const char* label) {
     ImGui::SameLine();
 }
 
-// The least height of a plot card's plot area, in CSS pixels at scale 1.
-constexpr float kMinPlotArea = 100;
-
 void plot_card(Grid& grid, const char* id, float height, const std::string& title, const std::string& note,
                const PlotSpec& spec, const std::vector<PlotSeries>& series,
                const std::vector<PlotMarker>& markers) {
-  // However narrow the column (a phone, a 660 px documentation page), the plot keeps a
-  // readable area: the card grows by what its wrapped title and note take beyond what its
-  // caller allowed for them.
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float inner = grid.width() - style.WindowPadding.x * 2;
-  ImGui::PushFont(fonts().heading);
-  float words = wrapped_height(title, inner) + style.ItemSpacing.y;
-  ImGui::PopFont();
-  if (!note.empty()) words += wrapped_height(note, inner) + style.ItemSpacing.y;
-  // The area, and around it its axes' labels, a line of marker labels and one of the legend.
-  const float least_plot = kMinPlotArea * ui_scale() + 5 * ImGui::GetTextLineHeightWithSpacing();
-  grid.begin(id, std::max(height, style.WindowPadding.y * 2 + words + least_plot));
+  grid.begin(id, height);
   heading(title.c_str());
   if (!note.empty()) notice(note.c_str());
   plot(id, spec, series, markers);
