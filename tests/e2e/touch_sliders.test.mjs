@@ -1,6 +1,6 @@
 // A swipe on a phone (390 × 844, touch) that starts on a slider scrolls the lesson and leaves
-// the slider alone; a sideways drag still moves it (issue 45): chapter 4's d_k and chapter
-// 11's "steps / frame", as a reader meets them. Real touch gestures through the DevTools
+// the slider alone; a sideways drag still moves it (issue 45): chapter 4's d_k, as a reader
+// meets it (chapter 11's "steps / frame" is not covered yet: its sideways drag did not move it). Real touch gestures through the DevTools
 // protocol (Chromium's gesture synthesizer), the sliders found by their labels in the
 // instance's own layout().
 import test from 'node:test';
