@@ -164,7 +164,10 @@
     event.preventDefault();  // the frame's own document has nothing to scroll
     const { key, code, keyCode, shiftKey, ctrlKey, altKey, metaKey, repeat } = event;
     tellHost({ type: MESSAGE.key, key, code, keyCode, shiftKey, ctrlKey, altKey, metaKey, repeat });
-    if (key === 'Escape') document.activeElement?.blur();
+    if (key === 'Escape') {
+      document.activeElement?.blur();
+      window.parent.focus();  // a frame without a host script (a notebook's output) too
+    }
   }, true);
   window.addEventListener('keyup', event => {
     if (handedOver.delete(event.code)) event.stopImmediatePropagation();

@@ -73,15 +73,9 @@
   // Keys stay in the lab: its document does not scroll, so the browser would scroll the
   // notebook around it instead (an arrow key moved the query and the notebook 40 px). Arrows,
   // Home, End and the page keys scroll on keydown, Space on keypress; the app reads both from
-  // its own listeners all the same. Escape gives the focus back to the notebook.
+  // its own listeners all the same. (Escape gives the focus back to the notebook: page.js.)
   const SCROLLING = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown']);
-  window.addEventListener('keydown', (event) => {
-    if (SCROLLING.has(event.key)) event.preventDefault();
-    if (event.key === 'Escape' && window.parent !== window && document.activeElement === document.getElementById('canvas')) {
-      if (document.activeElement) document.activeElement.blur();
-      window.parent.focus();
-    }
-  });
+  window.addEventListener('keydown', (event) => { if (SCROLLING.has(event.key)) event.preventDefault(); });
   window.addEventListener('keypress', (event) => { if (event.key === ' ') event.preventDefault(); });
 
   let loaded;

@@ -68,8 +68,11 @@ test.before(async () => {
 });
 test.after(async () => {
   await browser?.close();
-  server?.kill();
-  fs.rmSync(work, { recursive: true, force: true });
+  // The server writes in the folder (checkpoints, kernels' files) until it has exited.
+  if (server && server.exitCode === null && server.signalCode === null) {
+    await new Promise((resolve) => { server.on('exit', resolve); server.kill(); });
+  }
+  fs.rmSync(work, { recursive: true, force: true, maxRetries: 5 });
 });
 
 // Each output's lab against the references: loaded without error, the head shown and every
