@@ -1,11 +1,14 @@
-// view=model as a student reads it (issue 42, item 0), with a mouse at 1280 × 800: the
-// attribution at a linked character adds up and fits a screen; an opened head's large map is
-// zoomed so that every row in view is labelled and a line tall, the chosen row among them; its
-// OV map is labelled; "Open in the walkthrough" keeps the chosen character as the query. Screenshots of each step in build/ (ATTN_SCREENSHOT_DIR).
+// view=model as a student reads it (issue 42, item 0), on a phone (390 × 844, a finger, the
+// on-screen keyboard) and with a mouse at 1280 × 800: the text box takes a sentence from a
+// text keyboard and grows to show it wrapped; a tapped character's attribution adds up and fits
+// a screen; an opened head comes on screen, its large map zoomed so that every row in view is
+// labelled and a line tall, the chosen row among them; its OV map is labelled; "Open in the
+// walkthrough" keeps the chosen character as the query. Screenshots of each step in build/
+// (ATTN_SCREENSHOT_DIR).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { centre, click, findSteadyItem, frames, launchBrowser, openLab, reach as reachItem, startServer,
+import { centre, click, findSteadyItem, frames, launchBrowser, openLab, reach as reachItem, startServer, touchTap,
          until } from './harness.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -32,6 +35,71 @@ async function readableMap(page, e, chosen, { height, line }) {
   assert.ok(item.h / labels.length >= line, `rows of ${item.h / labels.length} px`);
   return item;
 }
+
+test('on a phone: a sentence typed with a text keyboard, wrapped; an opened head readable; its walkthrough', async (t) => {
+  const server = await startServer();
+  const { context, close } = await launchBrowser({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2,
+                                                   hasTouch: true, isMobile: true });
+  t.after(async () => { await close(); await server.close(); });
+  const { page, errors } = await openLab(context, server.url, 'view=model&text=');
+  const cdp = await context.newCDPSession(page);
+  await numbers(page);
+  const reach = (query) => reachItem(page, query, { cdp });
+  const box = await reach({ label: 'Your text', kind: 'text' });
+  await touchTap(cdp, centre(box));
+  // The phone's keyboard is a text one: the hidden field it types into asks for text.
+  const field = await until(page, () => document.activeElement?.tagName === 'INPUT' &&
+                                         { type: document.activeElement.type, mode: document.activeElement.inputMode });
+  assert.deepEqual(field, { type: 'text', mode: 'text' });
+  await page.keyboard.insertText(sentence);
+  await until(page, (s) => window.attentionLab.getState().text === s, sentence);
+  await touchTap(cdp, centre(await reach({ label: 'Repeat my text', kind: 'button' })));
+  const e = await numbers(page, sentence + ' ' + sentence);
+  // The box grew to show the repeated sentence on its lines, within the phone's width.
+  const grown = await reach({ label: 'Your text', kind: 'text' });
+  assert.ok(grown.h > box.h && grown.x + grown.w <= 390, `the box ${box.w}×${box.h} → ${grown.w}×${grown.h}`);
+  await page.screenshot({ path: path.join(shots, 'e2e-model-reading-phone-text.png') });
+  // Open the induction head: it comes on screen, its rows readable, the last character's row in view.
+  const induction = e.scores.find(s => /induction/.test(s.label));
+  const name = `${induction.layer}.${induction.head}`;
+  await touchTap(cdp, centre(await reach({ label: 'head ' + name, kind: 'heatmap' })));
+  await until(page, (h) => JSON.stringify(window.attentionLab.experiment().head) === h,
+              JSON.stringify([induction.layer, induction.head]));
+  await readableMap(page, e, e.tokens.length - 1, { height: 844, line: 14 });
+  await page.screenshot({ path: path.join(shots, 'e2e-model-reading-phone-head.png') });
+  // Tap a character of the second copy in the loss strip (its lines of characters are its row labels).
+  const chosen = 70;
+  const strip = await reach({ label: 'loss', kind: 'heatmap' });
+  const perLine = Array.from(strip.rowLabels[0]).length, line = strip.h / strip.rowLabels.length;
+  await touchTap(cdp, [strip.x + (chosen % perLine + 0.5) * (strip.w / perLine), strip.y + (Math.floor(chosen / perLine) + 0.5) * line]);
+  await until(page, (at) => Number(window.attentionLab.getState().at) === at, chosen);
+  // Its attribution: the parts add up to the logit, and the figure is on screen, one screen tall.
+  const a = (await until(page, (at) => { const e = window.attentionLab.experiment(); return e.attribution?.position === at && e; },
+                         chosen)).attribution;
+  const sum = a.parts.reduce((t, p) => t + p.direct, 0);
+  assert.ok(Math.abs(sum - a.value) < 1e-3, `the parts add up to ${sum}, the logit is ${a.value}`);
+  const bars = await reach({ label: 'attribution', kind: 'plot' });
+  assert.ok(bars.h <= 844 - 60, `the attribution is ${bars.h} px tall`);
+  await page.screenshot({ path: path.join(shots, 'e2e-model-reading-phone-attribution.png') });
+  // The opened head's OV map: the readable characters label it, on screen.
+  const ov = await reach({ label: 'model ov', kind: 'heatmap' });
+  // (A label on every character where that fits: here about 36 characters in 270 px, every third.)
+  assert.ok(ov.h <= 844 - 60 && ov.rowLabels.includes('a') && ov.rowLabels.length >= 8 && ov.h / ov.rowLabels.length >= 14,
+            JSON.stringify(ov));
+  const circuit = (await numbers(page)).heads.find(h => h.layer === induction.layer && h.head === induction.head);
+  assert.ok(circuit.copying > 0.9, `the induction head's copying score ${circuit.copying}`);
+  await page.screenshot({ path: path.join(shots, 'e2e-model-reading-phone-ov.png') });
+  // The large map, with the chosen row in view.
+  await reach({ label: 'model head', kind: 'heatmap' });
+  await readableMap(page, e, chosen, { height: 844, line: 14 });
+  // The walkthrough from it: the same character as its query.
+  await touchTap(cdp, centre(await reach({ label: 'Open in the walkthrough', kind: 'button' })));
+  const s = await until(page, () => { const s = window.attentionLab.getState(); return s.view === 'walkthrough' && s; });
+  assert.equal(Number(s.query), chosen);
+  await frames(page, 3);
+  await page.screenshot({ path: path.join(shots, 'e2e-model-reading-phone-walkthrough.png') });
+  assert.deepEqual(errors, []);
+});
 
 test('with a mouse at 1280 × 800: a link to a character of a head, its attribution, its walkthrough', async (t) => {
   const server = await startServer();
