@@ -271,22 +271,25 @@ std::vector<ModelView::Prediction> ModelView::top(int position, int count) const
   return all;
 }
 
+namespace {
+std::string head_name(const lm::LanguageModel& m, int index) {
+  return std::to_string(index / m.config.heads) + "." + std::to_string(index % m.config.heads);
+}
+}  // namespace
+
 ModelView::Request ModelView::walkthrough_request(int head) const {
   if (!model_ || result_.tokens.empty() || head < 0 || head >= model_->head_count()) return {};
   const lm::LanguageModel& m = *model_;
-  const int layer = head / m.config.heads, h = head % m.config.heads;
-  const lm::HeadInputs in = lm::head_inputs(m, result_.analysis.tokens, layer, h, lm::head_mask(m, result_.ablate));
+  const lm::HeadInputs in = lm::head_inputs(m, result_.analysis.tokens, head / m.config.heads, head % m.config.heads,
+                                            lm::head_mask(m, result_.ablate));
   const Json request{{"q", matrix_rows(in.q)}, {"k", matrix_rows(in.k)}, {"v", matrix_rows(in.v)}, {"causal", true}};
-  const std::string name = "head " + std::to_string(layer) + "." + std::to_string(h) + " of the trained model";
+  const std::string name = i18n::format(tr("head %s of the trained model"), head_name(m, head).c_str());
   // A link cannot carry the data (load.h): the view's own link is what reproduces it.
   const Json options{{"tokens", {{"queries", result_.tokens}, {"keys", result_.tokens}}}, {"name", name}, {"link", false}};
   return {request.dump(), options.dump()};
 }
 
 namespace {
-std::string head_name(const lm::LanguageModel& m, int index) {
-  return std::to_string(index / m.config.heads) + "." + std::to_string(index % m.config.heads);
-}
 Json optional_number(const std::vector<double>& values, std::size_t i) {
   return i < values.size() ? Json(values[i]) : Json(nullptr);
 }
