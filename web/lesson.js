@@ -185,7 +185,7 @@
   }
   // [arithmetic] numbers the text states that follow from a formula rather than a figure's
   // computation (√d_k, ln of a type's largest value, a matrix's size, a softmax in float64, e^x
-// and a row's sum of them).
+// and a row's sum of them, a KV cache's size, a uniform head's scores).
   function softmax(scores) {
     const top = Math.max(...scores);
     const e = scores.map(s => Math.exp(s - top));
@@ -201,7 +201,19 @@
     'f32-spacing': x => 2 ** (Math.floor(Math.log2(x)) - 23),  // between float32 numbers near x
     exp: x => Math.exp(x),
     'sum-exp': (...s) => s.reduce((sum, x) => sum + Math.exp(x), 0),  // a row's Σ e^s, unshifted
+    // Keys and values of n tokens in every layer and KV head, in GiB.
+    'kv-gib': (layers, heads, n, dk, bytes) => 2 * layers * heads * n * dk * bytes / 2 ** 30,
+    // A head that spreads row i evenly over keys 0 … i (1/(i + 1) each), scored as the model's
+    // scores are (src/lm/head_scores.cpp): mean a[i][i − 1] over rows 1 … n − 1, and mean
+    // a[i][i − period + 1] over the second copy's rows period … n − 1.
+    'uniform-previous': n => meanOfUniform(1, n),
+    'uniform-induction': (n, period) => meanOfUniform(period, n),
   };
+  function meanOfUniform(from, to) {  // the mean of 1/(i + 1) over rows from … to − 1
+    let sum = 0;
+    for (let i = from; i < to; ++i) sum += 1 / (i + 1);
+    return sum / (to - from);
+  }
   for (const span of document.querySelectorAll('[data-calc]')) {
     const [name, ...args] = span.dataset.calc.trim().split(/\s+/);
     if (!FORMULAS[name] || args.some(a => !Number.isFinite(Number(a)))) throw new Error(`lesson: data-calc "${span.dataset.calc}"`);
@@ -211,9 +223,10 @@
   }
 
   // [masks] a mask matrix written out from its definition, not typed: <pre data-mask="causal 5">,
-  // "padding 5 3" (5 positions, the first 3 real tokens), "causal+padding 5 3". The pre's own
-  // text is its title, in the page's language; row i is a query, column j a key.
-  const MASKS = { causal: (i, j) => j > i, padding: (i, j, real) => j >= real };
+  // "padding 5 3" (5 positions, the first 3 real tokens), "causal+padding 5 3", "left 5 3" (the
+  // last 3 real: padded on the left). The pre's own text is its title, in the page's language;
+  // row i is a query, column j a key.
+  const MASKS = { causal: (i, j) => j > i, padding: (i, j, real) => j >= real, left: (i, j, real, n) => j < n - real };
   for (const pre of document.querySelectorAll('pre[data-mask]')) {
     const [kind, size, real = size] = pre.dataset.mask.trim().split(/\s+/);
     const blocks = kind.split('+');
@@ -221,7 +234,7 @@
     if (!blocks.every(b => MASKS[b]) || !Number.isInteger(n) || !Number.isInteger(tokens) || n < 1 || tokens < 1 || tokens > n)
       throw new Error(`lesson: data-mask "${pre.dataset.mask}"`);
     const rows = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) =>
-      (blocks.some(b => MASKS[b](i, j, tokens)) ? '−∞' : '0').padStart(3)).join(' '));
+      (blocks.some(b => MASKS[b](i, j, tokens, n)) ? '−∞' : '0').padStart(3)).join(' '));
     pre.textContent = [pre.textContent.trim(), ...rows].join('\n');
   }
 

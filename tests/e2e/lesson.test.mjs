@@ -69,7 +69,15 @@ for (const [file, lang] of [['lesson.html', 'en'], ['leccion.html', 'es']]) {
 
 // What each data-calc formula gives, written here again from its definition (lesson.js's
 // [arithmetic]): √, ln, an n × n float32 matrix in MiB, the top weight of a row and its a(1 − a),
-// the spacing of float32 numbers, e^x and a row's sum of them.
+// the spacing of float32 numbers, e^x and a row's sum of them, a KV cache in GiB, and the
+// previous-token and induction scores of a head whose row i is 1/(i + 1) on every key j ≤ i.
+// A uniform head's weights written out as a matrix, and the score read from it: the mean of
+// a[i][key(i)] over rows from … n − 1.
+function uniformScore(n, key, from = 1) {
+  const a = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (j <= i ? 1 / (i + 1) : 0)));
+  const rows = a.slice(from).map((row, r) => row[key(r + from)]);
+  return rows.reduce((s, w) => s + w) / rows.length;
+}
 function expected(calc) {
   const [name, ...args] = calc.split(' ');
   const x = args.map(Number);
@@ -77,6 +85,9 @@ function expected(calc) {
   return { sqrt: () => Math.sqrt(x[0]), ln: () => Math.log(x[0]), 'mib-square': () => x[0] * x[0] * 4 / (1024 * 1024),
            'softmax-top': top, 'softmax-slope': () => top() * (1 - top()),
            exp: () => Math.E ** x[0], 'sum-exp': () => x.map(v => Math.E ** v).reduce((a, b) => a + b),
+           'kv-gib': () => x.reduce((a, b) => a * b, 2) / 1024 ** 3,
+           'uniform-previous': () => uniformScore(x[0], (i) => i - 1),
+           'uniform-induction': () => uniformScore(x[0], (i) => i - x[1] + 1, x[1]),
            // The next float32 after x, by its bits, minus x.
            'f32-spacing': () => { const f = new Float32Array([x[0]]); new Uint32Array(f.buffer)[0] += 1; return f[0] - Math.fround(x[0]); } }[name]();
 }
@@ -88,7 +99,7 @@ for (const [file, lang] of [['lesson.html', 'en'], ['leccion.html', 'es']]) {
     assert.ok(calcs.length >= 7, `${calcs.length} numbers from formulas`);
     for (const { calc, text } of calcs) {
       const want = expected(calc);
-      const mantissa = text.replace(/ × 10.*/, '');
+      const mantissa = text.replace(/ × 10.*/, '').replace('−', '-');  // the page writes a minus sign
       assert.doesNotMatch(mantissa, /,/, `"${text}" is written as the figures write numbers`);
       const read = Number(mantissa);
       const exponent = /10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)/.exec(text);
@@ -102,16 +113,18 @@ for (const [file, lang] of [['lesson.html', 'en'], ['leccion.html', 'es']]) {
   });
 }
 
-// The masks chapter's three matrices, written out by lesson.js from data-mask: compared with
+// The masks chapter's four matrices, written out by lesson.js from data-mask: compared with
 // the matrices written by hand here (3 tokens padded to 5; row i a query, column j a key).
 const MASKS = {
   causal: ['0 −∞ −∞ −∞ −∞', '0 0 −∞ −∞ −∞', '0 0 0 −∞ −∞', '0 0 0 0 −∞', '0 0 0 0 0'],
   padding: ['0 0 0 −∞ −∞', '0 0 0 −∞ −∞', '0 0 0 −∞ −∞', '0 0 0 −∞ −∞', '0 0 0 −∞ −∞'],
   'causal+padding': ['0 −∞ −∞ −∞ −∞', '0 0 −∞ −∞ −∞', '0 0 0 −∞ −∞', '0 0 0 −∞ −∞', '0 0 0 −∞ −∞'],
+  // Padded on the left: rows 0 and 1 (padding) see only padding, empty.
+  'causal+left': ['−∞ −∞ −∞ −∞ −∞', '−∞ −∞ −∞ −∞ −∞', '−∞ −∞ 0 −∞ −∞', '−∞ −∞ 0 0 −∞', '−∞ −∞ 0 0 0'],
 };
-for (const [file, titles] of [['lesson.html', ['causal', 'padding', 'causal + padding']],
-                              ['leccion.html', ['causal', 'relleno', 'causal + relleno']]]) {
-  test(`${file}: the causal mask, the padding mask and their sum, written out`, async () => {
+for (const [file, titles] of [['lesson.html', ['causal', 'padding', 'causal + padding', 'causal + left padding']],
+                              ['leccion.html', ['causal', 'relleno', 'causal + relleno', 'causal + relleno a la izquierda']]]) {
+  test(`${file}: the causal mask, the padding mask, their sum, and the causal mask with left padding, written out`, async () => {
     const page = await session.browser.context.newPage();
     const errors = await openLesson(page, file);
     const shown = await page.evaluate(() => [...document.querySelectorAll('#masks pre[data-mask]')]
