@@ -1,7 +1,8 @@
 // A chapter's check as a Spanish student uses it, on a phone by touch and on a laptop with a
 // mouse (the English walk through every check is lesson_walk.test.mjs): the stage holding the
 // answer is hidden until the answer is given, the answer is typed with a decimal comma
-// ("0,1234") and read, and Next question asks another question and clears the verdict line.
+// ("0,1234") and read, and Next question asks another question and clears the verdict line;
+// on the laptop, Enter answers the next questions.
 // Expected answers are computed here in float64 (practice_answers.mjs).
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -55,6 +56,17 @@ for (const device of DEVICES) {
       assert.notEqual(next.text, question.text, 'another question');
       await until(page, () => document.querySelector('#softmax .status').textContent === 'Esta comprobación está hecha.');
       assert.equal(await heatmaps(), 1, 'the new answer hidden again');
+      if (!device.hasTouch) {
+        // Enter answers too, question after question (issue 44: the second Enter was lost when
+        // the key's press and release both came before a frame).
+        for (let round = 0; round < 3; ++round) {
+          const asked = await until(frame, () => window.attentionLab.practice());
+          await typeAnswer(frame, '0,5', 'Enter');
+          await until(frame, () => window.attentionLab.practice().answered);
+          await tap(frame, await seen(frame, i => i.kind === 'button' && i.label === 'Siguiente pregunta', 'Siguiente pregunta'));
+          await until(frame, id => window.attentionLab.practice().id !== id, asked.id);
+        }
+      }
       assert.deepEqual(errors, []);
     } finally {
       await close();
