@@ -53,15 +53,32 @@ Preset random_sentence() {
 }
 
 Preset cross() {
-  // Translation-style cross-attention: English queries look at French keys.
+  // Translation-style cross-attention, English queries over French keys, with vectors chosen by
+  // hand on four meanings (an article, "cat", "black", "sleeps"), as training would shape them:
+  // each English word's query points where its translation's key points, so "black" finds
+  // "noir" after "chat" (French word order), and "the" finds both "le"s (nothing here says
+  // where a word is). "sur" and "lit", which no query asks for, are zero. Each value carries
+  // its word's meaning, so each output row is close to the meaning of the word found.
   State s;
   s.preset = "cross";
   s.kind = Attention::cross;
   s.nq = 4;
   s.nk = 7;
-  s.dk = 8;
-  s.dv = 3;
-  s.seed = 11;
+  s.dk = 4;
+  s.dv = 4;
+  //     article cat black sleeps
+  s.q = {3, 0, 0, 0,   // the
+         0, 0, 3, 0,   // black
+         0, 3, 0, 0,   // cat
+         0, 0, 0, 3};  // sleeps
+  s.k = {2, 0, 0, 0,   // le
+         0, 2, 0, 0,   // chat
+         0, 0, 2, 0,   // noir
+         0, 0, 0, 2,   // dort
+         0, 0, 0, 0,   // sur
+         2, 0, 0, 0,   // le
+         0, 0, 0, 0};  // lit
+  s.v = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
   return {"cross", N_("Cross-attention 4 × 7"),
           s,
           {"the", "black", "cat", "sleeps"},
