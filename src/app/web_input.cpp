@@ -103,10 +103,15 @@ class Target final : public ui::input::TouchTarget {
     if (!g.queue.empty() && g.queue.back().lift) g.queue.pop_back();
   }
   // The mouse ImGui sees, at `p` on the canvas. Moves while the button stays as it was replace
-  // the last queued one: a drag is drawn at the frame rate, not once per touch event.
+  // the last queued move: a drag is drawn at the frame rate, not once per touch event. A queued
+  // press or release keeps its place: a drag whose moves all arrive before the next frame
+  // must still press where the finger went down (on a narrow slider, where it ends is past
+  // the track, and a press there takes nothing).
   void press(Point p, bool down) {
     next_touch();
-    if (!g.queue.empty() && g.queue.back().touch && g.queue.back().down == down && g.queue.back().clicks == 0) g.queue.back().p = p;
+    const bool before = g.queue.size() >= 2 ? g.queue[g.queue.size() - 2].down : g.shown.down;
+    const bool last_is_move = !g.queue.empty() && g.queue.back().touch && g.queue.back().down == before;
+    if (last_is_move && g.queue.back().down == down && g.queue.back().clicks == 0) g.queue.back().p = p;
     else g.queue.push_back({p, down, 0, true});
     wake();
   }

@@ -36,9 +36,10 @@ export function labSession(options) {
 
 // A browser context with a fresh profile (playwright passes it as --user-data-dir).
 // `locale` sets the browser's language (navigator.language), as a reader's system would;
-// `hasTouch` and `isMobile` make a tablet or a phone (a touch screen, a coarse pointer).
+// `hasTouch` and `isMobile` make a tablet or a phone (a touch screen, a coarse pointer);
+// `colorScheme` the system's light or dark mode (prefers-color-scheme).
 export async function launchBrowser({ viewport = { width: 1280, height: 800 }, deviceScaleFactor = 1, locale = 'en-US',
-                                      hasTouch = false, isMobile = false } = {}) {
+                                      hasTouch = false, isMobile = false, colorScheme = 'light' } = {}) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-lab-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -48,6 +49,7 @@ export async function launchBrowser({ viewport = { width: 1280, height: 800 }, d
     locale,
     hasTouch,
     isMobile,
+    colorScheme,
     args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', '--disable-gpu-sandbox',
            '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
