@@ -15,6 +15,7 @@
 // Element API: `ready` (true while a live instance has drawn its first complete frame) and a `ready`
 // event each time one has, `state` (last known, kept while the figure is released),
 // `setState(partial)` (queued until ready), a `change` event whose detail is the new state, and
+// a `picture` event each time it has taken the picture it prints as (`pictured`: it has one),
 // an `answer` event when the learner answers a practice question (detail: {question, answer,
 // correct, expected, explanation}), and a `question` event when the next question is on screen
 // (detail: {id, kind, text, choices?}). `trace()`, `experiment()` and `getState()` read the
@@ -224,13 +225,21 @@
     '.placeholder.error{background:#fdecea;color:#8a1c12;border:1px solid #e0a39d}' +
     '@media print{iframe{display:none}' +
     '.placeholder{flex-direction:column;gap:.5em;background:#fff;color:#222;border:1px solid #999}' +
+    '.pictured .placeholder{display:none}' +
     '.link{display:block;font-size:11px;word-break:break-all}' +
     '.picture[src]{display:block;position:absolute;inset:0;width:100%;height:100%;object-fit:contain;object-position:top;background:#fff}}';
   const PICTURE_DELAY_MS = 600;  // after the last change: a drag takes no pictures on its way
   const paper = {
     take(el) {
       el._read('picture').then((picture) => {
-        if (picture && typeof picture.url === 'string' && picture.url.startsWith('data:image/png;base64,')) el._picture.src = picture.url;
+        if (!picture || typeof picture.url !== 'string' || !picture.url.startsWith('data:image/png;base64,')) {
+          // No frame drawn (the figure went out of view as it was read): again while it is in view.
+          if (distance(el) === 0) paper.later(el);
+          return;
+        }
+        el._picture.src = picture.url;
+        el._box.classList.add('pictured');
+        el.dispatchEvent(new CustomEvent('picture'));
       });
     },
     later(el) {
@@ -256,6 +265,8 @@
 
     get ready() { return this._ready; }
     get state() { return { ...this._state }; }
+    // Whether the figure has a picture to print ([paper]): it has drawn once.
+    get pictured() { return Boolean(this._box && this._box.classList.contains('pictured')); }
 
     setState(partial) {
       if (!isPlainObject(partial)) throw new TypeError('setState expects an object of state keys and values');

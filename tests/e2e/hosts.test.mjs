@@ -1,8 +1,7 @@
 // The course hosts of docs/HOSTING.md, each as a course author builds it with the real tool:
-// a reveal.js deck (npm's reveal.js, with web/reveal-attention-lab.js: its overview and scale), a Hugo site (Debian's
-// hugo, with web/hugo's shortcode), and paper (Chromium's PDF, read back with poppler's
-// pdftoppm and pdftotext), a Sphinx book (Debian's Sphinx, with attention_lab.sphinx, whose
-// other builders python/tests/test_sphinx.py checks).
+// a Hugo site (Debian's hugo, with web/hugo's shortcode), paper (Chromium's PDF, read back with
+// poppler: paper.mjs), a Sphinx book (Debian's Sphinx, with attention_lab.sphinx, whose
+// other builders python/tests/test_sphinx.py checks). reveal.js decks are deck.test.mjs's.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -10,27 +9,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { PNG } from 'pngjs';
 import { webDir, launchBrowser } from './harness.mjs';
 import { serve } from '../../scripts/serve.mjs';
+import { pdfPage, pdfText, colouredShare } from './paper.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-lab-hosts-'));
 const FIGURE = 'figure="softmax,arithmetic" preset="causal-3x2" step="softmax" query="2" theme="light"';
 
-// The course's folder: the built lab as attention-lab/, reveal.js's dist as reveal/, and pages.
+// The course's folder: the built lab as attention-lab/, and pages.
 fs.symlinkSync(webDir, path.join(work, 'attention-lab'));
-fs.symlinkSync(path.join(root, 'node_modules/reveal.js/dist'), path.join(work, 'reveal'));
-fs.writeFileSync(path.join(work, 'deck.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<link rel="stylesheet" href="reveal/reveal.css"><link rel="stylesheet" href="reveal/theme/white.css">
-<script src="attention-lab/embed.js"></script><script src="attention-lab/reveal-attention-lab.js"></script></head>
-<body><div class="reveal"><div class="slides">
-<section><h2>Attention</h2><p>softmax(QKᵀ/√d)V</p></section>
-<section><h3>Causal masking</h3><attention-lab ${FIGURE} title="Causal masking"></attention-lab></section>
-<section><h2>Questions</h2></section>
-</div></div>
-<script src="reveal/reveal.js"></script><script src="reveal/plugin/notes.js"></script>
-<script>Reveal.initialize({ hash: true, plugins: [RevealNotes, RevealAttentionLab] });</script></body></html>`);
 // A page of figures: one on screen, one three screens below (never started when printed).
 fs.writeFileSync(path.join(work, 'page.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <script src="attention-lab/embed.js"></script></head><body style="font:16px sans-serif;max-width:760px;margin:2em auto">
@@ -57,56 +45,7 @@ async function open(url, options) {
 const figureReady = (page, index = 0) => page.waitForFunction(
   (i) => document.querySelectorAll('attention-lab')[i]?.ready, index, { timeout: 60000 });
 const pictureTaken = (page, index = 0) => page.waitForFunction(
-  (i) => document.querySelectorAll('attention-lab')[i]?.shadowRoot.querySelector('.picture').src.startsWith('data:image/png'),
-  index, { timeout: 60000 });
-
-// A PDF's page as pixels (pdftoppm), and how much of it is coloured (the figure's heat map and
-// bars; text, placeholders and an empty box are greys).
-function pdfPage(pdf, number) {
-  const file = path.join(work, `print-${Date.now()}`);
-  fs.writeFileSync(file + '.pdf', pdf);
-  execFileSync('pdftoppm', ['-png', '-r', '40', '-f', String(number), '-l', String(number), '-singlefile', file + '.pdf', file]);
-  return PNG.sync.read(fs.readFileSync(file + '.png'));
-}
-function colouredShare(png) {
-  let coloured = 0;
-  for (let i = 0; i < png.data.length; i += 4) {
-    const [r, g, b] = png.data.subarray(i, i + 3);
-    if (Math.max(r, g, b) - Math.min(r, g, b) > 40) coloured++;
-  }
-  return coloured / (png.width * png.height);
-}
-const pdfText = (pdf) => {
-  const file = path.join(work, `text-${Date.now()}.pdf`);
-  fs.writeFileSync(file, pdf);
-  return execFileSync('pdftotext', [file, '-']).toString();
-};
-
-test('reveal.js: a click on a figure in the overview goes to its slide, and the figure draws at the slide\'s scale', async () => {
-  const { browser, page, errors } = await open(server.url + 'deck.html#/1', { viewport: { width: 1920, height: 1080 } });
-  try {
-    await figureReady(page);
-    const frame = page.frames().find((f) => f.url().includes('attention-lab/index.html'));
-    // reveal scales the 960 × 700 slide to the screen; the canvas's bitmap follows what is shown.
-    const shown = await page.evaluate(() => document.querySelector('attention-lab').getBoundingClientRect().width);
-    assert.ok(shown > 1.3 * 760, `the slide is scaled up (the figure is ${shown} px wide)`);
-    // (The scale is told to two decimals: within 1 %.)
-    await frame.waitForFunction((w) => Math.abs(document.getElementById('canvas').width - w) <= 0.01 * w, shown, { timeout: 30000 });
-
-    const query = await page.evaluate(() => document.querySelector('attention-lab').state.query);
-    await page.evaluate(() => { Reveal.slide(0); Reveal.toggleOverview(true); });
-    await page.waitForFunction(() => document.querySelector('.reveal.overview'));
-    const box = await page.evaluate(() => {
-      const b = document.querySelector('attention-lab').getBoundingClientRect();
-      return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
-    });
-    await page.mouse.click(box.x, box.y);
-    await page.waitForFunction(() => !document.querySelector('.reveal.overview') && Reveal.getIndices().h === 1);
-    assert.equal(await page.evaluate(() => document.querySelector('attention-lab').state.query), query, 'the figure did not change');
-    await page.screenshot({ path: path.join(process.env.ATTN_SCREENSHOTS || work, 'deck-1920.png') });
-    assert.deepEqual(errors, []);
-  } finally { await browser.close(); }
-});
+  (i) => document.querySelectorAll('attention-lab')[i]?.pictured, index, { timeout: 60000 });
 
 test('paper: a page prints its live figure as a picture and the far one as its caption and link', async () => {
   const { browser, page, errors } = await open(server.url + 'page.html', { viewport: { width: 1280, height: 800 } });
@@ -114,11 +53,9 @@ test('paper: a page prints its live figure as a picture and the far one as its c
     await figureReady(page);
     await pictureTaken(page);
     const pdf = await page.pdf({ format: 'A4', printBackground: true });
-    const first = pdfPage(pdf, 1);
-    fs.copyFileSync(path.join(work, fs.readdirSync(work).filter((f) => f.startsWith('print-') && f.endsWith('.png')).pop()),
-                    path.join(process.env.ATTN_SCREENSHOTS || work, 'page-printed.png'));
+    const first = pdfPage(work, pdf, 1, path.join(process.env.ATTN_SCREENSHOTS || work, 'page-printed.png'));
     assert.ok(colouredShare(first) > 0.02, `the live figure is a picture (${colouredShare(first)} coloured)`);
-    const text = pdfText(pdf);
+    const text = pdfText(work, pdf);
     assert.match(text, /The far figure/);
     assert.match(text.replace(/\s+/g, ''), /attention-lab\/index\.html#preset=saturation&step=softmax/);
     // The picture stops above the figure's "Open in the full lab ↗", which the canvas draws at its foot.
