@@ -614,8 +614,8 @@ Question switch_off(std::uint32_t seed) {
   q.expected = {off};
   q.tolerance = 0.01;
   q.expected_text = num(off);
-  q.explanation = i18n::format(tr("A key is W_K times its position's stream, and the stream is a sum of what each head "
-                                  "wrote: so each score is a sum of parts, one per term. Switched off, the head's parts "
+  q.explanation = i18n::format(tr("A key is W_K times its position's input, and that is a sum (the character's embedding, its "
+                                  "position, what each earlier head wrote): so each score is a sum of parts, one per term. Switched off, the head's parts "
                                   "leave every score: %s − %s = %s. The softmax of those gives key %d the weight %s, "
                                   "against %s with the head on. The head need not write anything the output reads: it "
                                   "acts through the keys of the head that does."),
