@@ -23,6 +23,7 @@ const shots = process.env.ATTN_SCREENSHOT_DIR || path.join(root, 'build');
 const FIGURES = {
   'fig-writes-circuit': { head: [1, 0] },
   'fig-writes-previous': { head: [0, 0] },
+  'fig-writes-positions': { head: [0, 0] },
   'fig-writes-second': { head: null, at: 44, target: 'x' },
   'fig-writes-first': { head: null, at: 14, target: 'x' },
   'fig-writes-composition': { head: null },
@@ -82,8 +83,9 @@ for (const device of DEVICES) {
       for (const h of heads.filter(h => h.layer !== 1 || h.head !== 0))
         assert.ok(h.copying < cite['fig-writes-circuit heads/4/copying'] - 0.3, `${h.layer}.${h.head} copies less`);
       // Head 0.0: a recency ramp peaking at the query itself; "e" and "l" their rows' lowest.
+      const positions = running['fig-writes-positions'].heads[0].qk.positions;
+      assert.ok(positions[0] > positions[1] && positions[1] > positions[2]);
       const qk = running['fig-writes-previous'].heads[0].qk;
-      assert.ok(qk.positions[0] > qk.positions[1] && qk.positions[1] > qk.positions[2]);
       for (const c of ['e', 'l']) {
         const i = qk.chars.indexOf(c);
         assert.equal(Math.min(...qk.map[i]), qk.map[i][i], `"${c}" against "${c}" is its row's lowest`);
