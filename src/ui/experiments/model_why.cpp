@@ -246,7 +246,7 @@ void head_ov(const lab::Lab& lab, Memory& ui, int head) {
   map(ui, lab, "model ov",
       readable_map(lab, readable(ui, lab, "ov " + name, h->ov),
                    i18n::format(tr("OV: the logit head %s adds, by the character it reads (row)"), name.c_str()),
-                   tr("A head that copies has its diagonal bright: reading \"a\", it raises \"a\".")));
+                   tr("A head that copies has its diagonal red (a logit raised; blue: lowered): reading \"a\", it raises \"a\".")));
 }
 
 void head_qk(const lab::Lab& lab, Memory& ui, int head) {
