@@ -20,6 +20,8 @@ enum class QuestionKind {
   grouped_kv,      // one layer's KV cache in MiB when query heads share key/value heads
   score_gradient,  // the gradient reaching a scaled row's winning score, against the unscaled row's
   induction_key,   // the key an induction head looks at, from a character of a text's second copy
+  copying_head,    // which of three heads' OV maps copies (the diagonal wins every row)
+  switch_off,      // an induction head's weight on its key once a head that wrote into the keys is off
 };
 // Each kind's name, in QuestionKind's order: in question ids, the page API's "kind" and the
 // link's `ask`. A new kind is an enumerator and a name here, and its row in practice.cpp's
@@ -28,6 +30,7 @@ inline constexpr const char* kKindNames[] = {"largest_weight", "weight",       "
                                              "masked_weight",  "shape",        "spread",
                                              "fill_pitfall",   "stable_softmax", "saturation",
                                              "score",          "online_softmax", "tiled_memory",
-                                             "grouped_kv",     "score_gradient", "induction_key"};
+                                             "grouped_kv",     "score_gradient", "induction_key",
+                                             "copying_head",   "switch_off"};
 
 }  // namespace practice

@@ -540,6 +540,90 @@ Question induction_key(std::uint32_t seed) {
   return q;
 }
 
+// Three heads' OV maps over the characters a, b, c (row s: the logits of a, b, c the head adds
+// when it attends to a key holding s; docs/model.md's OV): one copies (its diagonal the
+// largest of every row), one writes the next letter (a → b, b → c, c → a), one lowers what it
+// reads (its diagonal the smallest of every row). Which copies? Drawn so that only one can.
+Question copying_head(std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  auto draw = [&](double lo, double hi) { return std::round((lo + (hi - lo) * double(rng() % 1000) / 999.0) * 10) / 10; };
+  enum Kind { copies, next_letter, lowers };
+  std::vector<int> kinds = {copies, next_letter, lowers};
+  std::shuffle(kinds.begin(), kinds.end(), rng);
+  const char* letters = "abc";
+  const char* names[] = {"A", "B", "C"};
+  Question q;
+  std::string maps, working;
+  for (int h = 0; h < 3; ++h) {
+    std::string rows;
+    for (int s = 0; s < 3; ++s) {
+      // The marked column of row s (the diagonal, or the next letter's) against the others.
+      const int marked = kinds[std::size_t(h)] == next_letter ? (s + 1) % 3 : s;
+      std::vector<double> row(3);
+      for (int c = 0; c < 3; ++c)
+        row[std::size_t(c)] = c != marked ? draw(-1.0, 1.0) : kinds[std::size_t(h)] == lowers ? draw(-3.0, -1.5) : draw(1.5, 3.0);
+      rows += i18n::format("%s%c → %s", s ? "; " : "", letters[s], list(row, 2).c_str());
+      if (kinds[std::size_t(h)] == copies)
+        working += i18n::format("%s%c → %c %s", s ? ", " : "", letters[s], letters[s], num(row[std::size_t(s)], 2).c_str());
+    }
+    maps += i18n::format(tr("Head %s: %s. "), names[h], rows.c_str());
+    q.choices.push_back(names[h]);
+    if (kinds[std::size_t(h)] == copies) q.expected = {double(h)};
+  }
+  const int copier = int(q.expected[0]);
+  const int next = int(std::find(kinds.begin(), kinds.end(), next_letter) - kinds.begin());
+  const int lower = int(std::find(kinds.begin(), kinds.end(), lowers) - kinds.begin());
+  q.text = i18n::format(tr("Three heads' OV maps over the characters a, b, c: row s is what the head adds to the "
+                           "logits of [a, b, c] when it attends to a key holding s. %sWhich head copies what it reads?"),
+                        maps.c_str());
+  q.expected_text = names[copier];
+  q.explanation = i18n::format(tr("A head copies when reading s raises s itself the most: its diagonal is the largest "
+                                  "entry of every row. Head %s: %s, each its row's largest. Head %s raises the next "
+                                  "letter instead (a → b, b → c, c → a); head %s's diagonal is every row's smallest: it "
+                                  "lowers what it reads."),
+                               names[copier], working.c_str(), names[next], names[lower]);
+  return q;
+}
+
+// An induction head's scores from one query over five keys (÷ √d_k already), and how much of
+// each came through what a previous-token head wrote at that key: a key is W_K times its
+// position's stream, a sum of terms, so for a query that stays as it is each score splits into
+// a part per term. Switching that head off takes its part out of every score; the softmax of
+// what is left (through the kernel) is the weight on the induction key.
+Question switch_off(std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  auto draw = [&](double lo, double hi) { return std::round((lo + (hi - lo) * double(rng() % 1000) / 999.0) * 10) / 10; };
+  constexpr int kKeys = 5;
+  const int key = 1 + int(rng() % 4);
+  std::vector<float> scores(kKeys), parts(kKeys), left(kKeys);
+  for (int j = 0; j < kKeys; ++j) {
+    // The induction key wins with the head on and through it: most of its score is the head's part.
+    parts[std::size_t(j)] = float(j == key ? draw(2.0, 3.5) : draw(-0.3, 0.3));
+    scores[std::size_t(j)] = float(j == key ? draw(3.0, 4.5) : draw(-0.5, 1.5));
+    left[std::size_t(j)] = scores[std::size_t(j)] - parts[std::size_t(j)];
+  }
+  auto doubles = [](const std::vector<float>& x) { return std::vector<double>(x.begin(), x.end()); };
+  const double on = row_through_kernel(scores, {}, attn::kNegInf).weights(0, key);
+  const double off = row_through_kernel(left, {}, attn::kNegInf).weights(0, key);
+  Question q;
+  q.text = i18n::format(tr("An induction head's scores from one query over keys 0 to 4 are %s (already ÷ √d_k); key "
+                           "%d is the one after the earlier same character. Of each score, this much came through "
+                           "what a previous-token head wrote at that key: %s. That head is switched off, and the query "
+                           "stays as it was. What weight does the induction head give key %d now? (within ±0.01)"),
+                        list(doubles(scores), 2).c_str(), key, list(doubles(parts), 2).c_str(), key);
+  q.expected = {off};
+  q.tolerance = 0.01;
+  q.expected_text = num(off);
+  q.explanation = i18n::format(tr("A key is W_K times its position's input, and that is a sum (the character's embedding, its "
+                                  "position, what each earlier head wrote): so each score is a sum of parts, one per term. Switched off, the head's parts "
+                                  "leave every score: %s − %s = %s. The softmax of those gives key %d the weight %s, "
+                                  "against %s with the head on. The head need not write anything the output reads: it "
+                                  "acts through the keys of the head that does."),
+                               list(doubles(scores), 2).c_str(), list(doubles(parts), 2).c_str(),
+                               list(doubles(left), 2).c_str(), key, q.expected_text.c_str(), num(on).c_str());
+  return q;
+}
+
 // Reads the numbers of an answer: a number, an array of numbers, or text holding numbers.
 bool numbers_of(const nlohmann::json& answer, std::vector<double>& out, std::string& error) {
   auto add = [&](const nlohmann::json& x) {
@@ -587,6 +671,8 @@ constexpr KindRow kKinds[] = {
     {QuestionKind::grouped_kv, [](const Live&, std::uint32_t seed, int) { return grouped_kv(seed); }},
     {QuestionKind::score_gradient, [](const Live&, std::uint32_t seed, int) { return score_gradient(seed); }},
     {QuestionKind::induction_key, [](const Live&, std::uint32_t seed, int) { return induction_key(seed); }},
+    {QuestionKind::copying_head, [](const Live&, std::uint32_t seed, int) { return copying_head(seed); }},
+    {QuestionKind::switch_off, [](const Live&, std::uint32_t seed, int) { return switch_off(seed); }},
 };
 
 // QuestionKind's values index the table, and every kind has a name.

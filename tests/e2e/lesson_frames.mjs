@@ -27,3 +27,15 @@ export async function openLesson(context, server, file = 'lesson.html') {
   await until(page, () => document.documentElement.dataset.lesson === 'ready');
   return page;
 }
+
+// A figure scrolled to the top of the screen (held there while the figures above it settle),
+// and its instance's frame.
+export async function frameAtTop(page, id) {
+  await until(page, id => {
+    const el = document.getElementById(id);
+    if (Math.abs(el.getBoundingClientRect().top) <= 1) return true;
+    el.scrollIntoView({ block: 'start' });
+    return false;
+  }, id);
+  return (await page.locator(`#${id} iframe`).elementHandle()).contentFrame();
+}

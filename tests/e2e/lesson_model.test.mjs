@@ -9,7 +9,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { until } from './harness.mjs';
-import { figureHeight } from './lesson_frames.mjs';
+import { figureHeight, frameAtTop } from './lesson_frames.mjs';
 import { DEVICES, student } from './lesson_student.mjs';
 import { answers, causalExample } from './practice_answers.mjs';
 
@@ -78,13 +78,7 @@ for (const device of DEVICES) {
       const id = 'check-model';
       const tall = await figureHeight(page, id);
       assert.ok(tall <= height, `${id} is ${tall} px tall`);
-      await until(page, id => {
-        const el = document.getElementById(id);
-        if (Math.abs(el.getBoundingClientRect().top) <= 1) return true;
-        el.scrollIntoView({ block: 'start' });
-        return false;
-      }, id);
-      const frame = await (await page.locator(`#${id} iframe`).elementHandle()).contentFrame();
+      const frame = await frameAtTop(page, id);
       const status = () => page.evaluate(() => document.querySelector('#model .status').textContent);
       const first = await until(frame, () => window.attentionLab.practice());
       assert.equal(first.kind, 'induction_key');

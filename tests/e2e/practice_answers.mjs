@@ -109,6 +109,15 @@ export function answers(q, example, query, keyIndex) {
       const first = text.indexOf(text[i]);
       return { right: first + 1, wrong: first };
     }
+    case 'copying_head': {  // "Head A: a → [x, y, z]; b → […]; c → […]. Head B: …": the head whose diagonal wins every row
+      const heads = q.text.split(/(?:Head|Cabeza) /).slice(1).map(part => numbersIn(part).slice(0, 9));
+      const best = heads.findIndex(m => [0, 1, 2].every(s => [0, 1, 2].every(c => c === s || m[3 * s + c] < m[3 * s + s])));
+      return { right: q.choices[best], wrong: q.choices[(best + 1) % 3] };
+    }
+    case 'switch_off': {  // "keys 0 to 4 are [s] … key K … : [p] …": softmax(s − p) at K; unchanged is wrong
+      const s = n.slice(2, 7), key = n[7], p = n.slice(8, 13);
+      return { right: softmax(s.map((x, j) => x - p[j]))[key], wrong: softmax(s)[key] };
+    }
     default:
       throw new Error(`a kind this test does not know: ${q.kind}`);
   }

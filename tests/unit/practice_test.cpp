@@ -266,6 +266,53 @@ TEST(Practice, InductionKeyIsAfterTheFirstOccurrence) {
   EXPECT_GT(texts.size(), 4u) << "Next question asks about another text";
 }
 
+// Which head copies: read from the question's own maps, the head whose diagonal is the strict
+// maximum of every row (and only one such head), not the one that raises the next letter.
+TEST(Practice, TheCopyingHeadIsTheOneWhoseDiagonalWinsEveryRow) {
+  const Screen screen(false);
+  std::set<double> answers;
+  for (std::uint32_t seed = 0; seed < 12; ++seed) {
+    const practice::Question q = practice::make(practice::QuestionKind::copying_head, screen.live(), seed, 1);
+    ASSERT_EQ(q.choices.size(), 3u) << q.text;
+    // "Head A: a → [x, y, z]; b → […]; c → […]. Head B: …": nine numbers a head, after its letter.
+    std::vector<int> copiers;
+    for (int h = 0; h < 3; ++h) {
+      const std::size_t at = q.text.find("Head " + q.choices[std::size_t(h)] + ":");
+      ASSERT_NE(at, std::string::npos) << q.text;
+      const std::vector<double> n = numbers_in(q.text.substr(at));
+      bool copies = true;
+      for (int s = 0; s < 3; ++s)
+        for (int c = 0; c < 3; ++c)
+          if (c != s && n.at(std::size_t(3 * s + c)) >= n.at(std::size_t(3 * s + s))) copies = false;
+      if (copies) copiers.push_back(h);
+    }
+    ASSERT_EQ(copiers.size(), 1u) << "one head copies: " << q.text;
+    answers.insert(copiers[0]);
+    expect_right_and_wrong(q, q.choices[std::size_t(copiers[0])], (copiers[0] + 1) % 3);
+  }
+  EXPECT_EQ(answers.size(), 3u) << "the copying head is not always the same letter";
+}
+
+// Switching off a head that wrote into the keys: the float64 softmax of the scores minus its
+// parts, read from the question; leaving the scores as they were (its direct part is no matter
+// here) is wrong.
+TEST(Practice, SwitchingOffAHeadTakesItsPartOutOfEveryScore) {
+  const Screen screen(false);
+  for (std::uint32_t seed = 0; seed < 12; ++seed) {
+    const practice::Question q = practice::make(practice::QuestionKind::switch_off, screen.live(), seed, 1);
+    // "… keys 0 to 4 are [s0, …, s4] (already ÷ √d_k); key K … : [p0, …, p4]. …"
+    const std::vector<double> n = numbers_in(q.text);
+    const std::vector<double> s(n.begin() + 2, n.begin() + 7);
+    const int key = int(n.at(7));
+    const std::vector<double> p(n.begin() + 8, n.begin() + 13);
+    std::vector<double> left;
+    for (int j = 0; j < 5; ++j) left.push_back(s[std::size_t(j)] - p[std::size_t(j)]);
+    const double off = softmax64(left)[std::size_t(key)], on = softmax64(s)[std::size_t(key)];
+    ASSERT_GT(on - off, 0.05) << "switching it off changes the answer: " << q.text;
+    expect_right_and_wrong(q, off, on);
+  }
+}
+
 // What scaling does to training: the gradient a(g − Σ aᵢgᵢ) reaching the top score, from the
 // question's own numbers; and the explanation's claim that the same row unscaled passes less to
 // q·k (its gradient through q·k/√d_k is the scaled row's divided by √d_k).

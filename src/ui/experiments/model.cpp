@@ -311,7 +311,12 @@ void model(const lab::Lab& lab, lab::State& next, Memory& ui) {
             {"heads", [&] { if (ready) model_heads(lab, next, ui); }},
             {"head", [&] { if (ready) model_head(lab, next, ui); }},
             {"circuit", [&] { if (ready) head_circuits(lab, ui, lab.model().open_head()); }},
-            {"composition", [&] { if (ready) composition(lab, ui); }}});
+            // The circuit's three pieces, for figures one screen tall (each map alone is nearly one).
+            {"ov", [&] { if (ready) head_ov(lab, ui, lab.model().open_head()); }, true},
+            {"qk", [&] { if (ready) head_qk(lab, ui, lab.model().open_head()); }, true},
+            {"positions", [&] { if (ready) head_positions(lab, lab.model().open_head()); }, true},
+            {"composition", [&] { if (ready) composition(lab, ui, true); }},
+            {"pairs", [&] { if (ready) composition(lab, ui, false); }, true}});
 }
 
 }  // namespace ui::views

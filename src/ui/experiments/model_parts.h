@@ -40,10 +40,15 @@ void head_switches(const lab::Lab& lab, lab::State& next);
 void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui);
 void model_head(const lab::Lab& lab, lab::State& next, Memory& ui);
 // model_why.cpp: the chosen character's logit split into its parts; "change a letter" on a text
-// typed twice; the opened head's OV and QK maps; how the layers' heads compose.
+// typed twice; the opened head's OV and QK maps (all three, or each alone for a figure one screen
+// tall); how the layers' heads compose.
 void attribution(const lab::Lab& lab, lab::State& next);
 void change_a_letter(const lab::Lab& lab, lab::State& next);
 void head_circuits(const lab::Lab& lab, Memory& ui, int head);
-void composition(const lab::Lab& lab, Memory& ui);
+void head_ov(const lab::Lab& lab, Memory& ui, int head);
+void head_qk(const lab::Lab& lab, Memory& ui, int head);
+void head_positions(const lab::Lab& lab, int head);
+// `with_map`: the chosen pair's character map under the table (a figure's `pairs` has the table only).
+void composition(const lab::Lab& lab, Memory& ui, bool with_map);
 
 }  // namespace ui::views

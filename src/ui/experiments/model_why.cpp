@@ -221,37 +221,54 @@ void change_a_letter(const lab::Lab& lab, lab::State& next) {
   bar_figure("edit", rows, "p", "");
 }
 
-void head_circuits(const lab::Lab& lab, Memory& ui, int head) {
+// The opened head's circuits, or nullptr after saying how to open one.
+const lm::HeadCircuit* open_circuit(const lab::Lab& lab, int head) {
   const lm::Circuits* c = lab.model().circuits();
-  if (!c) return;
+  if (!c) return nullptr;
   if (head < 0 || head >= int(c->heads.size())) {
     heading(tr("What a head writes and what it looks for"));
     notice(tr("Open a head (click or tap its map above) to see what it writes and what it looks for."));
-    return;
+    return nullptr;
   }
-  const lm::HeadCircuit& h = c->heads[std::size_t(head)];
+  return &c->heads[std::size_t(head)];
+}
+
+void head_ov(const lab::Lab& lab, Memory& ui, int head) {
+  const lm::HeadCircuit* h = open_circuit(lab, head);
+  if (!h) return;
   const std::string name = head_name(lab, head);
   heading(i18n::format(tr("What head %s writes and what it looks for"), name.c_str()).c_str());
   notice(i18n::format(tr("Copying score %s (from −1 to +1: the sum of its OV map's eigenvalues over the sum of their sizes; "
                          "+1 copies every character it reads). Over the lower-case letters, the space and the Spanish "
                          "letters; the weights alone, whatever the text."),
-                      signed_text(h.copying).c_str())
+                      signed_text(h->copying).c_str())
              .c_str());
   map(ui, lab, "model ov",
-      readable_map(lab, readable(ui, lab, "ov " + name, h.ov),
+      readable_map(lab, readable(ui, lab, "ov " + name, h->ov),
                    i18n::format(tr("OV: the logit head %s adds, by the character it reads (row)"), name.c_str()),
-                   tr("A head that copies has its diagonal bright: reading \"a\", it raises \"a\".")));
+                   tr("A head that copies has its diagonal red (a logit raised; blue: lowered): reading \"a\", it raises \"a\".")));
+}
+
+void head_qk(const lab::Lab& lab, Memory& ui, int head) {
+  const lm::HeadCircuit* h = open_circuit(lab, head);
+  if (!h) return;
+  const std::string name = head_name(lab, head);
   map(ui, lab, "model qk",
-      readable_map(lab, readable(ui, lab, "qk " + name, h.qk),
+      readable_map(lab, readable(ui, lab, "qk " + name, h->qk),
                    i18n::format(tr("QK of head %s, character part: the score of a key character (column) for a "
                                    "query (row)"),
                                 name.c_str()),
                    tr("Its own embedding's part only; the position part is below.")));
-  const int shown_offsets = std::min<int>(int(h.positions.size()), 32);
+}
+
+void head_positions(const lab::Lab& lab, int head) {
+  const lm::HeadCircuit* h = open_circuit(lab, head);
+  if (!h) return;
+  const int shown_offsets = std::min<int>(int(h->positions.size()), 32);
   PlotSeries series{tr("score"), {}, {}, PlotSeries::Style::bars, 0};
   for (int d = 0; d < shown_offsets; ++d) {
     series.x.push_back(d);
-    series.y.push_back(h.positions[std::size_t(d)]);
+    series.y.push_back(h->positions[std::size_t(d)]);
   }
   heading(tr("QK, position part: the score by how far back the key is"));
   PlotSpec spec;
@@ -262,7 +279,14 @@ void head_circuits(const lab::Lab& lab, Memory& ui, int head) {
   plot("model positions", spec, {series});
 }
 
-void composition(const lab::Lab& lab, Memory& ui) {
+void head_circuits(const lab::Lab& lab, Memory& ui, int head) {
+  if (!open_circuit(lab, head)) return;
+  head_ov(lab, ui, head);
+  head_qk(lab, ui, head);
+  head_positions(lab, head);
+}
+
+void composition(const lab::Lab& lab, Memory& ui, bool with_map) {
   const lab::ModelView& mv = lab.model();
   const lm::Circuits* c = mv.circuits();
   const lab::ModelView::Result& r = mv.result();
@@ -301,6 +325,7 @@ void composition(const lab::Lab& lab, Memory& ui) {
     }
     ImGui::EndTable();
   }
+  if (!with_map) return;
   const std::size_t k = std::min(std::size_t(std::max(0, ui.model_composition)), c->composition.size() - 1);
   const lm::Composition& pair = c->composition[k];
   const std::string from = head_name(lab, pair.from), to = head_name(lab, pair.to);
