@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { until } from './harness.mjs';
 import { figureHeight, frameAtTop } from './lesson_frames.mjs';
-import { DEVICES, student } from './lesson_student.mjs';
+import { DEVICES, student, WORDS, wrongThenRight } from './lesson_student.mjs';
 import { answers, causalExample } from './practice_answers.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -24,10 +24,6 @@ const FIGURES = {
   'fig-model-ablated': { head: null, ablate: [[1, 0]] },
   'fig-model-off-previous': { head: [1, 0], ablate: [[0, 0], [0, 1]] },
   'fig-model-off-other': { head: [1, 0], ablate: [[0, 2], [0, 3]] },
-};
-const WORDS = {
-  en: { file: 'lesson.html', check: 'Check', next: 'Next question', right: /^Right/, again: /^Not this time/ },
-  es: { file: 'leccion.html', check: 'Comprobar', next: 'Siguiente pregunta', right: /^Correcto/, again: /^Esta vez no/ },
 };
 
 for (const device of DEVICES) {
@@ -75,26 +71,13 @@ for (const device of DEVICES) {
       assert.ok(copy['fig-model-loss scores/2/matters'] > copy['fig-model-loss scores/0/matters']);
 
       // The check: wrong, Next question (another word), right.
-      const id = 'check-model';
-      const tall = await figureHeight(page, id);
-      assert.ok(tall <= height, `${id} is ${tall} px tall`);
-      const frame = await frameAtTop(page, id);
-      const status = () => page.evaluate(() => document.querySelector('#model .status').textContent);
-      const first = await until(frame, () => window.attentionLab.practice());
+      const { first, next } = await wrongThenRight({ page, tap, seen, height }, {
+        id: 'check-model', chapter: 'model', words, device, name: 'lesson-model', shots,
+        wrong: (frame, q) => typeAnswer(frame, String(answers(q, causalExample, 0, () => -1).wrong), words.check),
+        right: (frame, q) => typeAnswer(frame, String(answers(q, causalExample, 0, () => -1).right), words.check),
+      });
       assert.equal(first.kind, 'induction_key');
-      const wrong = answers(first, causalExample, 0, () => -1).wrong;
-      await typeAnswer(frame, String(wrong), words.check);
-      await until(page, () => document.querySelector('#model .status').textContent.length > 0);
-      assert.match(await status(), words.again);
-      await page.screenshot({ path: path.join(shots, `e2e-lesson-model-${device.name}-check-wrong.png`) });
-      await tap(frame, await seen(frame, i => i.kind === 'button' && i.label === words.next, words.next));
-      const next = await until(frame, id => { const q = window.attentionLab.practice(); return q.id !== id && q; }, first.id);
       assert.notEqual(next.text, first.text, 'another question');
-      await until(page, () => document.querySelector('#model .status').textContent === '');
-      await typeAnswer(frame, String(answers(next, causalExample, 0, () => -1).right), words.check);
-      await until(page, () => document.querySelector('#model .status').classList.contains('done'));
-      assert.match(await status(), words.right);
-      await page.screenshot({ path: path.join(shots, `e2e-lesson-model-${device.name}-check-right.png`) });
       assert.deepEqual(errors, []);
     } finally {
       await close();

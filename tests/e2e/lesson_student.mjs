@@ -1,7 +1,11 @@
 // A student at the lesson, on a phone by touch or on a laptop with a mouse: the two devices, and
 // what a test does as that student (tap or click an item of a figure, find an item once it is on
-// screen and stands still). Shared by lesson_walk.test.mjs and lesson_checks.test.mjs.
+// screen and stands still), and a chapter's check answered wrong, then right. Shared by the
+// lesson's tests.
+import assert from 'node:assert/strict';
+import path from 'node:path';
 import { centre, frames, launchBrowser, startServer, touchTap, until } from './harness.mjs';
+import { figureHeight, frameAtTop } from './lesson_frames.mjs';
 
 export const DEVICES = [
   { name: 'phone', viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true },
@@ -63,4 +67,37 @@ export async function student(device) {
   };
   return { server, page, errors, cdp, touch: !!cdp, width, height, tap, seen, typeAnswer,
            close: async () => { await close(); await server.close(); } };
+}
+
+// The page's words a test reads or presses: the English page on the laptop, the Spanish one on
+// the phone.
+export const WORDS = {
+  en: { file: 'lesson.html', check: 'Check', next: 'Next question', right: /^Right/, again: /^Not this time/ },
+  es: { file: 'leccion.html', check: 'Comprobar', next: 'Siguiente pregunta', right: /^Correcto/, again: /^Esta vez no/ },
+};
+
+// A chapter's check (figure `id` in section `chapter`) as a student meets it: one screen tall,
+// brought to the top; the first question answered wrong by `wrong(frame, first)`, its verdict
+// read; Next question; the next answered right by `right(frame, next)`, the check done.
+// Screenshots of both verdicts as build/e2e-<name>-<device>-check-{wrong,right}.png. Returns
+// both questions for the caller's own assertions.
+export async function wrongThenRight(who, { id, chapter, words, device, name, shots, wrong, right }) {
+  const { page, tap, seen, height } = who;
+  const tall = await figureHeight(page, id);
+  assert.ok(tall <= height, `${id} is ${tall} px tall`);
+  const frame = await frameAtTop(page, id);
+  const status = () => page.evaluate(chapter => document.querySelector(`#${chapter} .status`).textContent, chapter);
+  const first = await until(frame, () => window.attentionLab.practice());
+  await wrong(frame, first);
+  await until(page, chapter => document.querySelector(`#${chapter} .status`).textContent.length > 0, chapter);
+  assert.match(await status(), words.again);
+  await page.screenshot({ path: path.join(shots, `e2e-${name}-${device.name}-check-wrong.png`) });
+  await tap(frame, await seen(frame, i => i.kind === 'button' && i.label === words.next, words.next));
+  const next = await until(frame, id => { const q = window.attentionLab.practice(); return q.id !== id && q; }, first.id);
+  await until(page, chapter => document.querySelector(`#${chapter} .status`).textContent === '', chapter);
+  await right(frame, next);
+  await until(page, chapter => document.querySelector(`#${chapter} .status`).classList.contains('done'), chapter);
+  assert.match(await status(), words.right);
+  await page.screenshot({ path: path.join(shots, `e2e-${name}-${device.name}-check-right.png`) });
+  return { first, next };
 }

@@ -100,10 +100,19 @@ for (const device of DEVICES.filter(d => !process.env.ATTN_DEVICE || d.name === 
         }
         await until(page, c => document.querySelector(`#${c} .status`).classList.contains('done'), chapter);
         assert.equal((await frame.evaluate(() => window.attentionLab.practice())).answered, true, 'the verdict stays');
+        // Its end (the check) on screen and its check done: the contents mark it before the
+        // walk scrolls on.
+        await until(page, i => document.querySelectorAll('#contents .mark')[i]?.textContent === '✓', chapters.indexOf(chapter));
       }
       // Every chapter read and checked: the contents say so.
-      await until(page, n => document.querySelectorAll('#contents .mark').length === n &&
-                             [...document.querySelectorAll('#contents .mark')].every(m => m.textContent === '✓'), chapters.length);
+      try {
+        await until(page, n => document.querySelectorAll('#contents .mark').length === n &&
+                               [...document.querySelectorAll('#contents .mark')].every(m => m.textContent === '✓'), chapters.length);
+      } catch (e) {
+        const marks = await page.evaluate(() => [...document.querySelectorAll('#contents .mark')].map(m => m.textContent));
+        const stored = await page.evaluate(() => localStorage.getItem('attention-lab-lesson'));
+        throw new Error(`${e.message}\nmarks ${JSON.stringify(marks)}; stored ${stored}`);
+      }
       assert.deepEqual(errors, []);
     } finally {
       await close();

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { until } from './harness.mjs';
 import { figureHeight, frameAtTop } from './lesson_frames.mjs';
-import { DEVICES, student } from './lesson_student.mjs';
+import { DEVICES, student, WORDS, wrongThenRight } from './lesson_student.mjs';
 import { answers, causalExample } from './practice_answers.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -27,10 +27,6 @@ const FIGURES = {
   'fig-writes-second': { head: null, at: 44, target: 'x' },
   'fig-writes-first': { head: null, at: 14, target: 'x' },
   'fig-writes-composition': { head: null },
-};
-const WORDS = {
-  en: { file: 'lesson.html', check: 'Check', next: 'Next question', right: /^Right/, again: /^Not this time/ },
-  es: { file: 'leccion.html', check: 'Comprobar', next: 'Siguiente pregunta', right: /^Correcto/, again: /^Esta vez no/ },
 };
 const at = (value, p) => p.split('/').reduce((x, key) => (x == null ? x : x[key]), value);
 
@@ -126,25 +122,13 @@ for (const device of DEVICES) {
       assert.ok(without(12) < cite['fig-writes-composition composition/0/score']);
 
       // The check: the first question wrong, Next question, the second right.
-      const id = 'check-writes';
-      const tall = await figureHeight(page, id);
-      assert.ok(tall <= height, `${id} is ${tall} px tall`);
-      const frame = await frameAtTop(page, id);
-      const status = () => page.evaluate(() => document.querySelector('#writes .status').textContent);
-      const first = await until(frame, () => window.attentionLab.practice());
+      const { first, next } = await wrongThenRight({ page, tap, seen, height }, {
+        id: 'check-writes', chapter: 'writes', words, device, name: 'lesson-writes', shots,
+        wrong: async (frame, q) => tap(frame, await seen(frame, i => i.kind === 'button' && i.label === answers(q, causalExample, 0).wrong, 'a wrong choice')),
+        right: (frame, q) => typeAnswer(frame, answers(q, causalExample, 0).right.toFixed(3), words.check),
+      });
       assert.equal(first.kind, 'copying_head');
-      await tap(frame, await seen(frame, i => i.kind === 'button' && i.label === answers(first, causalExample, 0).wrong, 'a wrong choice'));
-      await until(page, () => document.querySelector('#writes .status').textContent.length > 0);
-      assert.match(await status(), words.again);
-      await page.screenshot({ path: path.join(shots, `e2e-lesson-writes-${device.name}-check-wrong.png`) });
-      await tap(frame, await seen(frame, i => i.kind === 'button' && i.label === words.next, words.next));
-      const next = await until(frame, id => { const q = window.attentionLab.practice(); return q.id !== id && q; }, first.id);
       assert.equal(next.kind, 'switch_off');
-      await until(page, () => document.querySelector('#writes .status').textContent === '');
-      await typeAnswer(frame, answers(next, causalExample, 0).right.toFixed(3), words.check);
-      await until(page, () => document.querySelector('#writes .status').classList.contains('done'));
-      assert.match(await status(), words.right);
-      await page.screenshot({ path: path.join(shots, `e2e-lesson-writes-${device.name}-check-right.png`) });
       assert.deepEqual(errors, []);
     } finally {
       await close();
