@@ -72,6 +72,17 @@ export async function openLab(context, baseUrl, fragment = '') {
   return { page, errors };
 }
 
+// The lab alone on a phone (390 × 844 at 2×, touch) at `fragment`, with its own server and
+// browser, closed when the test `t` ends; `cdp` sends the finger's touches (touchTap, reach).
+export async function openOnPhone(t, fragment) {
+  const server = await startServer();
+  const { context, close } = await launchBrowser({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2,
+                                                   hasTouch: true, isMobile: true });
+  t.after(async () => { await close(); await server.close(); });
+  const { page, errors } = await openLab(context, server.url, fragment);
+  return { page, errors, cdp: await context.newCDPSession(page) };
+}
+
 // Input reaches the app in its next frames: its loop runs in animation frames (drawing only
 // when something changed), so waiting for `count` of them waits for the app however slow the
 // machine is, where a fixed time would not.

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { centre, click, frames, launchBrowser, openLab, press, reach as reachItem, startServer, touchTap, until } from './harness.mjs';
+import { centre, click, frames, launchBrowser, openLab, openOnPhone, press, reach as reachItem, startServer, touchTap, until } from './harness.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const trainModel = process.env.ATTN_TRAIN_MODEL || path.join(root, 'build/native/attention-train-model');
@@ -128,13 +128,8 @@ test('with a mouse at 1280 × 800: type a text, repeat it, open a head, switch i
 });
 
 test('with a finger on a phone (390 × 844): type a text, repeat it, open a head, switch it off, follow it in the walkthrough', async (t) => {
-  const server = await startServer();
-  const { context, close } = await launchBrowser({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2,
-                                                   hasTouch: true, isMobile: true });
-  t.after(async () => { await close(); await server.close(); });
   // An empty text to type into (the on-screen keyboard's field adds to what is there).
-  const { page, errors } = await openLab(context, server.url, 'view=model&text=');
-  const cdp = await context.newCDPSession(page);
+  const { page, errors, cdp } = await openOnPhone(t, 'view=model&text=');
   await numbers(page);
   await page.screenshot({ path: path.join(shots, 'e2e-model-phone.png') });
   const reach = (query) => reachItem(page, query, { cdp });

@@ -8,7 +8,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { centre, click, findSteadyItem, frames, launchBrowser, openLab, reach as reachItem, startServer, touchTap,
+import { centre, click, findSteadyItem, frames, launchBrowser, openLab, openOnPhone, reach as reachItem, startServer, touchTap,
          until } from './harness.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -37,12 +37,7 @@ async function readableMap(page, e, chosen, { height, line }) {
 }
 
 test('on a phone: a sentence typed with a text keyboard, wrapped; an opened head readable; its walkthrough', async (t) => {
-  const server = await startServer();
-  const { context, close } = await launchBrowser({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2,
-                                                   hasTouch: true, isMobile: true });
-  t.after(async () => { await close(); await server.close(); });
-  const { page, errors } = await openLab(context, server.url, 'view=model&text=');
-  const cdp = await context.newCDPSession(page);
+  const { page, errors, cdp } = await openOnPhone(t, 'view=model&text=');
   await numbers(page);
   const reach = (query) => reachItem(page, query, { cdp });
   const box = await reach({ label: 'Your text', kind: 'text' });
