@@ -7,7 +7,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { until } from './harness.mjs';
-import { DEVICES, student } from './lesson_student.mjs';
+import { DEVICES, student, openFresh } from './lesson_student.mjs';
 import { answers } from './practice_answers.mjs';
 
 // The softmax chapter's check: three tokens (2, 1), (1, 1), (0, 2), causal, scaled by 1/√2.
@@ -18,10 +18,7 @@ for (const device of DEVICES) {
   test(`leccion.html on a ${device.name}: hidden until answered, a decimal comma, Next question`, { timeout: 300000 }, async () => {
     const { server, page, errors, tap, seen, typeAnswer, close } = await student(device);
     try {
-      await page.goto(server.url + 'leccion.html');
-      await page.evaluate(() => localStorage.clear());
-      await page.reload();
-      await until(page, () => document.documentElement.dataset.lesson === 'ready');
+      await openFresh(page, server, 'leccion.html');
       await page.evaluate(() => document.getElementById('check-softmax').scrollIntoView({ block: 'start' }));
       await until(page, () => document.getElementById('check-softmax').ready, undefined, { timeout: 60000 });
       // Figures above start as they come near and take their heights, moving the check: brought

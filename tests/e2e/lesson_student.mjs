@@ -69,6 +69,14 @@ export async function student(device) {
            close: async () => { await close(); await server.close(); } };
 }
 
+// The lesson page `file` as a new student opens it: no progress kept from an earlier test.
+export async function openFresh(page, server, file) {
+  await page.goto(server.url + file);
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await until(page, () => document.documentElement.dataset.lesson === 'ready');
+}
+
 // The page's words a test reads or presses: the English page on the laptop, the Spanish one on
 // the phone.
 export const WORDS = {

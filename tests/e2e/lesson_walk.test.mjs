@@ -7,7 +7,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { frames, until } from './harness.mjs';
-import { DEVICES, student } from './lesson_student.mjs';
+import { DEVICES, student, openFresh } from './lesson_student.mjs';
 import { answers, causalExample } from './practice_answers.mjs';
 
 // What each chapter's first figure must show: a kind of item of layout(), and its label.
@@ -57,10 +57,7 @@ for (const device of DEVICES.filter(d => !process.env.ATTN_DEVICE || d.name === 
       return (await page.locator('#' + id + ' iframe').elementHandle()).contentFrame();
     };
     try {
-      await page.goto(server.url + 'lesson.html');
-      await page.evaluate(() => localStorage.clear());
-      await page.reload();
-      await until(page, () => document.documentElement.dataset.lesson === 'ready');
+      await openFresh(page, server, 'lesson.html');
       const chapters = await page.evaluate(() => [...document.querySelectorAll('main section[id]')].map(s => s.id));
       assert.ok(chapters.length >= 12);
       for (const chapter of chapters) {
@@ -100,8 +97,9 @@ for (const device of DEVICES.filter(d => !process.env.ATTN_DEVICE || d.name === 
         }
         await until(page, c => document.querySelector(`#${c} .status`).classList.contains('done'), chapter);
         assert.equal((await frame.evaluate(() => window.attentionLab.practice())).answered, true, 'the verdict stays');
-        // Its end (the check) on screen and its check done: the contents mark it before the
-        // walk scrolls on.
+        // Read to its end (in the last chapter a paragraph under the check, below a phone's
+        // screen) and its check done: the contents mark it before the walk scrolls on.
+        await page.evaluate(c => document.getElementById(c).lastElementChild.scrollIntoView({ block: 'end' }), chapter);
         await until(page, i => document.querySelectorAll('#contents .mark')[i]?.textContent === '✓', chapters.indexOf(chapter));
       }
       // Every chapter read and checked: the contents say so.

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { until } from './harness.mjs';
 import { figureHeight, frameAtTop } from './lesson_frames.mjs';
-import { DEVICES, student, WORDS, wrongThenRight } from './lesson_student.mjs';
+import { DEVICES, student, WORDS, wrongThenRight, openFresh } from './lesson_student.mjs';
 import { answers, causalExample } from './practice_answers.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -35,10 +35,7 @@ for (const device of DEVICES) {
   test(`${words.file} on a ${device.name}: the chapter on what a head writes`, { timeout: 600000 }, async () => {
     const { server, page, errors, tap, seen, typeAnswer, close, height } = await student(device);
     try {
-      await page.goto(server.url + words.file);
-      await page.evaluate(() => localStorage.clear());
-      await page.reload();
-      await until(page, () => document.documentElement.dataset.lesson === 'ready');
+      await openFresh(page, server, words.file);
 
       const running = {};  // each figure's experiment(), read in its own frame
       for (const [id, want] of Object.entries(FIGURES)) {
