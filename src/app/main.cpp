@@ -53,7 +53,6 @@ void wake_on_input(GLFWwindow* window) {
   glfwSetCursorPosCallback(window, [](GLFWwindow*, double, double) { wake(); });
   glfwSetMouseButtonCallback(window, [](GLFWwindow*, int, int, int) { wake(); });
   glfwSetScrollCallback(window, [](GLFWwindow*, double, double) { wake(); });
-  glfwSetCharCallback(window, [](GLFWwindow*, unsigned) { wake(); });
   glfwSetCursorEnterCallback(window, [](GLFWwindow*, int) { wake(); });
   glfwSetWindowFocusCallback(window, [](GLFWwindow*, int) { wake(); });
   glfwSetFramebufferSizeCallback(window, [](GLFWwindow*, int, int) { wake(); });
@@ -203,6 +202,7 @@ void latch_keys() {
   ImGuiIO& io = ImGui::GetIO();
   for (const int k : g_keys.held) io.KeysDown[k] = g_keys.down[std::size_t(k)];
   g_keys.held.clear();
+  if (web_input::holding_keys()) return;  // for the field a tap is opening
   for (const int k : g_keys.pressed)
     if (!io.KeysDown[k]) {
       io.KeysDown[k] = true;
@@ -420,6 +420,11 @@ int main(int argc, char** argv) {
   wake_on_input(app.window);
   web_input::attach(app.window);
   ImGui_ImplGlfw_InitForOpenGL(app.window, true);
+  // In place of ImGui's: a character typed for a field that a tap is still opening waits for it.
+  glfwSetCharCallback(app.window, [](GLFWwindow*, unsigned c) {
+    wake();
+    web_input::character(c);
+  });
   tools::attach(app.lab, app.ui);
 #ifdef __EMSCRIPTEN__
   ImGui_ImplOpenGL3_Init("#version 300 es");

@@ -161,7 +161,8 @@ PAGE_API int lab_tab(int back) {
 // A key pressed in the lab (KeyboardEvent.key; `command`: Ctrl or Cmd held): 1 if the
 // interface uses it, 0 if the page hands it to the page around the lab (page.js).
 PAGE_API int lab_uses_key(const char* key, int command) {
-  return ui::uses_key(g_app->lab, g_app->ui, key, command != 0) ? 1 : 0;
+  // A field that a tap is opening takes every key already: they wait for it (web_input.h).
+  return web_input::holding_keys() || ui::uses_key(g_app->lab, g_app->ui, key, command != 0) ? 1 : 0;
 }
 
 // The system's colour scheme and motion preference changed.

@@ -1,14 +1,16 @@
 #include "web_input.h"
 
+#include <imgui.h>
+
 #ifdef __EMSCRIPTEN__
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
 #include <emscripten/html5.h>
-#include <imgui.h>
 #include <imgui_internal.h>
 
 #include <cfloat>
 #include <deque>
+#include <string>
 #include <utility>
 
 #include "app.h"
@@ -57,6 +59,9 @@ struct State {
   int key_down = -1;           // the key held during this frame
   bool keyboard_open = false;  // the hidden text field has focus
   bool field_seen = false;     // ImGui's text field became active since it opened
+  // Typed before that field was active (ImGui activates it a few frames after the tap, and on
+  // a slow page a person, or a test, types sooner): given to it once it is.
+  std::string held_text;
   int frames_without_field = 0;
   ui::input::Touch touch;
 } g;
@@ -308,7 +313,7 @@ void before_new_frame() {
   io.MouseDown[0] = g.shown.down;
   if (g.key_down >= 0) io.KeysDown[g.key_down] = false;
   g.key_down = -1;
-  if (!g.keys.empty()) {
+  if (!g.keys.empty() && !holding_keys()) {
     g.key_down = g.keys.front();
     g.keys.pop_front();
     io.KeysDown[g.key_down] = true;
@@ -340,14 +345,20 @@ void after_frame() {
   }
   if (!g.keyboard_open) return;
   if (want) {
-    g.field_seen = true;
+    if (!std::exchange(g.field_seen, true) && !g.held_text.empty()) {
+      ImGui::GetIO().AddInputCharactersUTF8(g.held_text.c_str());
+      g.held_text.clear();
+      wake();
+    }
     return;
   }
   // The field is done (Enter, a tap elsewhere), or the tap that opened the keyboard activated
-  // none: ImGui activates a field a frame or two after the tap, so that gets a few frames.
-  if (g.field_seen || ++g.frames_without_field > 4) {
+  // none: ImGui activates a field a frame or two after the tap, so that gets a few frames,
+  // counted once the queued taps have all been applied (a double tap queues six frames).
+  if (g.field_seen || (g.queue.empty() && ++g.frames_without_field > 4)) {
     close_keyboard();
     g.keyboard_open = false;
+    g.held_text.clear();  // no field took it
   } else {
     wake();
   }
@@ -356,9 +367,17 @@ void after_frame() {
 // Events' timestamps and emscripten_get_now() are both performance.now().
 bool animating() { return g.touch.advance(emscripten_get_now() / 1000, g_target) || !g.queue.empty() || !g.keys.empty(); }
 
+bool holding_keys() { return g.keyboard_open && !g.field_seen; }
+
 void typed(const char* utf8) {
-  ImGui::GetIO().AddInputCharactersUTF8(utf8);
+  if (holding_keys()) g.held_text += utf8;
+  else ImGui::GetIO().AddInputCharactersUTF8(utf8);
   wake();
+}
+
+void character(unsigned c) {
+  char utf8[5];
+  typed(ImTextCharToUtf8(utf8, c));
 }
 
 void key(int which) {
@@ -376,7 +395,9 @@ void before_new_frame() {}
 void after_new_frame() {}
 void after_frame() {}
 bool animating() { return false; }
+bool holding_keys() { return false; }
 void typed(const char*) {}
+void character(unsigned c) { ImGui::GetIO().AddInputCharacter(c); }
 void key(int) {}
 }  // namespace web_input
 

@@ -23,10 +23,15 @@ void after_new_frame();
 void after_frame();
 // Whether a swipe's momentum or a queued tap still needs frames.
 bool animating();
+// Whether the on-screen keyboard is open for a field ImGui has not activated yet: what is
+// typed meanwhile (text, Enter, Backspace, physical keys too) waits for that field.
+bool holding_keys();
 
 // From the hidden text field (page_api.cpp): text the on-screen keyboard typed, and its
 // Backspace (1) or Enter (2) where it sends no key events of its own.
 void typed(const char* utf8);
 void key(int which);
+// A character from GLFW (a physical key), for ImGui.
+void character(unsigned c);
 
 }  // namespace web_input

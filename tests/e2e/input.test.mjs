@@ -94,26 +94,53 @@ test('Ctrl+wheel zooms the heatmap under the pointer, not the page', async (t) =
   assert.equal((await findItem(page, { kind: 'heatmap', label: map.label })).y, map.y, 'nothing scrolled');
 });
 
+// Every frame from now on takes longer than ImGui's own double-click time (0.3 s), as on a
+// very busy machine.
+const slowFrames = (page) => page.evaluate(() => {
+  const raf = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (callback) => raf((time) => {
+    for (const end = performance.now() + 350; performance.now() < end;);
+    callback(time);
+  });
+});
+
 test('a double-click opens a value for typing however slowly the page draws', async (t) => {
   const server = await startServer();
   const { context, close } = await launchBrowser();
   t.after(async () => { await close(); await server.close(); });
   const { page, errors } = await openLab(context, server.url, 'attn=cross&nq=3&nk=4&dk=2&dv=3&seed=7&causal=0&step=output');
   const cell = centre(await findItem(page, { kind: 'drag', label: 'Q[0,0]' }));
-  // Every frame takes longer than ImGui's own double-click time (0.3 s), so ImGui's clock
-  // alone would count two single clicks: the browser's count has to reach it.
-  await page.evaluate(() => {
-    const raf = window.requestAnimationFrame.bind(window);
-    window.requestAnimationFrame = (callback) => raf((time) => {
-      for (const end = performance.now() + 350; performance.now() < end;);
-      callback(time);
-    });
-  });
+  // ImGui's clock alone would count two single clicks: the browser's count has to reach it.
+  await slowFrames(page);
   await click(page, cell, 2);
   await press(page, 'Control+a');
   await page.keyboard.type('7');
   await press(page, 'Enter');
   await until(page, () => Number(window.attentionLab.getState().q?.split(',')[0]) === 7);
+  assert.deepEqual(errors, []);
+});
+
+// The keyboard opens inside the double tap's own event, and the field it types into a few
+// frames later: what is typed at once (a fast thumb on a slow page, or a tablet's keyboard)
+// waits for that field.
+const KEYBOARDS = [
+  { name: 'on-screen', type: (page, text) => page.keyboard.insertText(text) },  // no key events
+  { name: 'physical', type: (page, text) => page.keyboard.type(text) },
+];
+for (const keyboard of KEYBOARDS) test(`typing at once after a double tap, on the ${keyboard.name} keyboard, reaches the field however slowly the page draws`, async (t) => {
+  const server = await startServer();
+  // Tall enough that the inputs' column shows Q without scrolling.
+  const { context, close } = await launchBrowser({ viewport: { width: 1280, height: 1400 }, hasTouch: true });
+  t.after(async () => { await close(); await server.close(); });
+  const { page, errors } = await openLab(context, server.url, 'attn=cross&nq=3&nk=4&dk=2&dv=3&seed=7&causal=0&step=output');
+  const cdp = await context.newCDPSession(page);
+  const cell = centre(await findItem(page, { kind: 'drag', label: 'Q[0,0]' }));
+  await slowFrames(page);
+  await touchTap(cdp, cell, 2);
+  await until(page, () => document.activeElement?.tagName === 'INPUT');
+  await keyboard.type(page, '0.25');
+  await page.keyboard.press('Enter');
+  await until(page, () => Number(window.attentionLab.getState().q?.split(',')[0]) === 0.25);
   assert.deepEqual(errors, []);
 });
 

@@ -98,9 +98,14 @@ for (const device of DEVICES.filter(d => !process.env.ATTN_DEVICE || d.name === 
         await until(page, c => document.querySelector(`#${c} .status`).classList.contains('done'), chapter);
         assert.equal((await frame.evaluate(() => window.attentionLab.practice())).answered, true, 'the verdict stays');
         // Read to its end (in the last chapter a paragraph under the check, below a phone's
-        // screen) and its check done: the contents mark it before the walk scrolls on.
-        await page.evaluate(c => document.getElementById(c).lastElementChild.scrollIntoView({ block: 'end' }), chapter);
-        await until(page, i => document.querySelectorAll('#contents .mark')[i]?.textContent === '✓', chapters.indexOf(chapter));
+        // screen) and its check done: the contents mark it before the walk scrolls on. The end
+        // is brought back into view at every frame of the wait, as a reader would scroll to it
+        // again: a figure above that grows after the answer (late, on a busy machine) can push
+        // it off the screen before the browser saw it there.
+        await until(page, ({ c, i }) => {
+          document.getElementById(c).lastElementChild.scrollIntoView({ block: 'end' });
+          return document.querySelectorAll('#contents .mark')[i]?.textContent === '✓';
+        }, { c: chapter, i: chapters.indexOf(chapter) });
       }
       // Every chapter read and checked: the contents say so.
       try {
