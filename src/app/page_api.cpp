@@ -45,7 +45,7 @@ PAGE_API void lab_set_state_json(const char* json, int message) {
   apply_fragment(*g_app, d.fragment, false, d.notes);
 }
 // The interactive items of the last frame (layout()): [{label, kind, x, y, w, h}] in CSS pixels
-// (a heatmap's with valuePx, rowLabels and colLabels: docs/embed.md)
+// (a heatmap's with valuePx, rowLabels, colLabels and legend: docs/embed.md)
 // from the canvas's top left corner (the page adds the canvas's place).
 PAGE_API const char* lab_layout() {
   static std::string text;
@@ -58,6 +58,7 @@ PAGE_API const char* lab_layout() {
       items.back()["valuePx"] = i.value_em / dpr;
       items.back()["rowLabels"] = i.row_labels;
       items.back()["colLabels"] = i.col_labels;
+      items.back()["legend"] = i.legend;
     }
   }
   text = items.dump();

@@ -107,8 +107,11 @@ Circuits circuits(const LanguageModel& m) {
       if (from / c.heads >= to / c.heads) continue;
       const HeadWeights &f = w[std::size_t(from)], &g = w[std::size_t(to)];
       const Dense map = scale * (e * g.wq) * (e * f.wv * f.wo * g.wk).transpose();
-      out.composition.push_back({from, to, single(map), diagonal_share(map, out.readable)});
+      const Dense qk = g.wq * g.wk.transpose(), ov = f.wv * f.wo;  // D × D each
+      out.composition.push_back({from, to, single(map), diagonal_share(map, out.readable),
+                                 (qk * ov.transpose()).norm() / (qk.norm() * ov.norm())});
     }
+  out.frobenius_random = 1 / std::sqrt(double(c.d_model));
   return out;
 }
 

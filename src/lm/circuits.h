@@ -60,6 +60,10 @@ struct Composition {
   // its row over the readable columns: `to` looks for the key where `from` read the query's
   // own character (what an induction head does through a previous-token head).
   double share = 0;
+  // The usual scalar K-composition score (Elhage et al. 2021), over the d_model-wide weights
+  // rather than the characters: ‖W_Q^to W_K^toᵀ (W_V^from W_O^from)ᵀ‖_F ÷ (‖W_Q^to W_K^toᵀ‖_F
+  // ‖W_V^from W_O^from‖_F). Compare it with Circuits::frobenius_random.
+  double frobenius = 0;
 };
 
 struct Circuits {
@@ -67,6 +71,10 @@ struct Circuits {
   std::vector<HeadCircuit> heads;           // index layer × heads + head
   std::vector<Composition> composition;     // every (from, to) with from's layer < to's,
                                             // ordered by from, then to
+  // What Composition::frobenius is for two unrelated matrices: 1/√d_model. For A and B of
+  // d_model columns with B's directions random, E‖A Bᵀ‖²_F = ‖A‖²_F ‖B‖²_F / d_model, so the
+  // score of weights that ignore each other is about its root (0.125 at d_model 64).
+  double frobenius_random = 0;
 };
 
 // Throws nothing on a model lm::parse accepted.

@@ -8,7 +8,8 @@
 //                                [--target C] [--against C] [--edit P:C]
 //       prints the forward pass on TEXT: tokens, every head's map, logits and loss per position;
 //       and view=model's own numbers for the same state (lab::ModelView, the page's code, its
-//       keys read as a link reads them): attribution, heads' circuits, composition, edit, scores
+//       keys read as a link reads them): attribution, heads' circuits, composition (and frobenius_random), edit,
+//       scores
 //
 // Errors go to stderr as one sentence, with exit status 2 (bad arguments or input files).
 #include <chrono>
@@ -225,7 +226,8 @@ int dump_command(const Args& a) {
   lab::ModelView view;
   view.deliver(read_text(a.get("weights", "web/model/tiny-lm.bin")), "", "", s);
   const json page = json::parse(view.json());
-  for (const char* key : {"attribution", "attribution_error", "heads", "composition", "edit", "edit_error", "scores"})
+  for (const char* key : {"attribution", "attribution_error", "heads", "composition", "frobenius_random", "edit", "edit_error",
+                          "scores"})
     if (page.contains(key)) out[key] = page[key];
   std::cout << out.dump() << "\n";
   return 0;

@@ -313,10 +313,12 @@ void ModelView::circuits_json(Json& out) const {
   for (std::size_t i = 0; i < c.composition.size(); ++i) {
     const lm::Composition& k = c.composition[i];
     composition.push_back({{"from", head_name(m, k.from)}, {"to", head_name(m, k.to)}, {"share", k.share},
+                           {"frobenius", k.frobenius},
                            {"score", r.period ? Json(r.induction[std::size_t(k.to)]) : Json(nullptr)},
                            {"without", optional_number(r.without, i)}});
   }
   out["composition"] = composition;
+  out["frobenius_random"] = c.frobenius_random;
   if (r.attribution) {
     const lm::Attribution& a = *r.attribution;
     Json parts = Json::array({{{"part", "embedding"}, {"direct", a.embedding}, {"total", nullptr}}});

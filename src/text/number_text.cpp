@@ -85,6 +85,13 @@ std::string num(float x) {
   return real_minus(s);
 }
 
+std::string num_rounded(float x, int digits) {
+  if (!std::isfinite(x) || x == 0) return num(x);
+  // In double, and by powers of ten rather than through text: no locale, no float rounding of 10^k.
+  const double unit = std::pow(10.0, std::floor(std::log10(std::fabs(double(x)))) - (digits - 1));
+  return num(float(std::round(double(x) / unit) * unit));
+}
+
 int chars(const std::string& utf8) {
   int n = 0;
   for (unsigned char c : utf8) n += (c & 0xC0) != 0x80;  // UTF-8 continuation bytes are not characters

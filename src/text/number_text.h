@@ -32,6 +32,9 @@ std::string num(float x);
 // weights that visibly adds up to 1; "0" for 0.3 would read as an exact zero), and never zeros
 // for a number that is not zero: a tiny weight is "1.6e-28" or "2e-28" (or nothing), not "0.000".
 std::string num_fit(float x, int max_chars);
+// num() of x rounded to `digits` significant digits: a colour scale's ends, whose size a reader
+// needs and not their fourth decimal ("−8.01" for −8.0076 at 3, "0.557", "1.23e-6").
+std::string num_rounded(float x, int digits);
 // Characters of a UTF-8 text (not bytes): for columns aligned with spaces in a monospaced font.
 int chars(const std::string& utf8);
 

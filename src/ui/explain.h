@@ -24,6 +24,7 @@ inline constexpr NamedScale kComparedScales[] = {
 using text::chars;
 using text::num;
 using text::num_fit;
+using text::num_rounded;
 // Every value of m's block [r0, r1) × [c0, c1) by num_fit, row after row, into `out`; false
 // when one cannot fit: a heatmap then writes none, never some cells and not others.
 bool nums_fit(const attn::Matrix& m, int r0, int r1, int c0, int c1, int max_chars, std::vector<std::string>& out);

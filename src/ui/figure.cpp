@@ -129,7 +129,8 @@ void draw_figure(const Figure& figure, std::vector<unsigned char>& rgba, int& wi
 
   // The legend: "lo [colour bar] hi", and the masked pattern when the matrix has any.
   const bool any_masked = std::any_of(m.data(), m.data() + m.size(), [](float x) { return std::isinf(x); });
-  const std::string lo_text = num(spec.lo), hi_text = num(spec.hi), masked_text = tr("masked (−∞)");
+  const std::string lo_text = num_rounded(spec.lo, kLegendDigits), hi_text = num_rounded(spec.hi, kLegendDigits),
+                    masked_text = tr("masked (−∞)");
   const float bar_w = std::round(200 * u), bar_h = std::round(line * 0.6f), box = std::round(line);
   const float legend_w = text_width(body, lo_text) + bar_w + text_width(body, hi_text) + 2 * gap +
                          (any_masked ? 4 * gap + box + gap + text_width(body, masked_text) : 0);

@@ -119,12 +119,14 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
   in.row_label = spec.row_label;
   in.masked = tr("masked (−∞)");
   in.any_masked = any_masked_;
-  // The colour bar's ends as the display writes them, or in fewer characters where the legend
-  // would run past the card (a clipped "0.5573" reads "0.5"): never cut, only rounded.
+  // The colour bar's ends to three significant digits (a scale's size, not its fourth decimal:
+  // "−8.01", not "−8.0076"), or in fewer characters where the legend would run past the card
+  // (a clipped "0.557" reads "0.5"): never cut, only rounded.
   const auto lay_out = [&] {
     in.shown = {view_.x1 - view_.x0, view_.y1 - view_.y0};
     for (int chars : {0, 6, 5, 4, 3}) {
-      const std::string lo = chars ? num_fit(spec.lo, chars) : num(spec.lo), hi = chars ? num_fit(spec.hi, chars) : num(spec.hi);
+      const std::string lo = chars ? num_fit(spec.lo, chars) : num_rounded(spec.lo, kLegendDigits),
+                        hi = chars ? num_fit(spec.hi, chars) : num_rounded(spec.hi, kLegendDigits);
       if (lo.empty() || hi.empty()) break;
       in.lo = lo, in.hi = hi;
       at.layout = heatmap_layout(in, text);
@@ -162,7 +164,7 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
   at.c1 = std::min(cols, int(std::ceil(view_.x1)));
   draw_labels(at, spec, text);
   const bool values = draw_cells(at, spec, text, hit);
-  input::describe_heatmap(ImGui::GetID("plot"), values ? fonts().small_em : 0, row_labels_, col_labels_);
+  input::describe_heatmap(ImGui::GetID("plot"), values ? fonts().small_em : 0, row_labels_, col_labels_, {in.lo, in.hi});
   draw_legend(at, spec, in, text);
   ImGui::SetCursorScreenPos(at.top_left);
   ImGui::Dummy(ImVec2(at.layout.size.w, at.layout.size.h));

@@ -16,6 +16,9 @@
 
 namespace ui {
 
+// The significant digits of a colour scale's ends, on screen and in an exported picture.
+inline constexpr int kLegendDigits = 3;
+
 struct HeatmapSpec {
   const attn::Matrix* values = nullptr;
   std::uint64_t version = 0;  // changes whenever *values does

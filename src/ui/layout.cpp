@@ -14,6 +14,7 @@
 #include "theme.h"
 #include "ui.h"
 #include "wrap.h"
+#include "input/item_layout.h"
 
 namespace ui {
 
@@ -120,6 +121,17 @@ float wrap_width() {
 
 float text_width(std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; }
 
+// The width of the widest word of `text` (words between spaces), in the current font.
+float widest_word(std::string_view text) {
+  float widest = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find(' ', at), text.size());
+    widest = std::max(widest, text_width(text.substr(at, end - at)));
+    at = end + 1;
+  }
+  return widest;
+}
+
 }  // namespace
 
 void text_wrapped(std::string_view text) {
@@ -131,23 +143,24 @@ void heading(std::string_view title) {
   ImGui::PushFont(fonts().heading);
   // A word wider than the card (a formula such as e^(m−m') over a phone's narrow map) would be
   // cut at its edge: such a title steps down to the body font.
-  float widest = 0;
-  for (std::size_t at = 0; at < title.size();) {
-    const std::size_t end = std::min(title.find(' ', at), title.size());
-    widest = std::max(widest, text_width(title.substr(at, end - at)));
-    at = end + 1;
-  }
-  const bool fits = widest <= wrap_width();
+  const bool fits = widest_word(title) <= wrap_width();
   if (!fits) ImGui::PopFont();
   text_wrapped(title);
   if (fits) ImGui::PopFont();
+}
+
+void table_column_wrapped(const char* name, float content_w) {
+  ImGui::TableSetupColumn(name, ImGuiTableColumnFlags_WidthStretch, std::max(widest_word(name), content_w));
 }
 
 void table_headers_wrapped() {
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (int c = 0; c < ImGui::TableGetColumnCount(); ++c) {
     ImGui::TableSetColumnIndex(c);
-    text_wrapped(ImGui::TableGetColumnName(c));
+    const char* name = ImGui::TableGetColumnName(c);
+    text_wrapped(name);
+    // Where tests can see whether it fits its column (the text's box, not the column's).
+    input::describe_label(name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   }
 }
 

@@ -113,8 +113,13 @@ void text_wrapped(std::string_view text);
 // cut at its edge.
 void heading(std::string_view title);
 // The current table's header row: its columns' names, each wrapped in its column, where
-// ImGui::TableHeadersRow() would cut a long name in a phone's narrow column.
+// ImGui::TableHeadersRow() would cut a long name in a phone's narrow column (each an item of
+// kind `label` in layout()).
 void table_headers_wrapped();
+// A column for it (instead of ImGui::TableSetupColumn): stretched in proportion to the wider of
+// its name's widest word and `content_w` (its cells' widest), so that where the table has room
+// for every column's widest word, no heading is cut inside a word.
+void table_column_wrapped(const char* name, float content_w = 0);
 
 // [SECTION] panels (each in its own file)
 void header(const lab::Lab& lab, lab::State& next, Memory& ui);

@@ -2,14 +2,15 @@
 // on-screen keyboard) and with a mouse at 1280 × 800: the text box takes a sentence from a
 // text keyboard and grows to show it wrapped; a tapped character's attribution adds up and fits
 // a screen; an opened head comes on screen, its large map zoomed so that every row in view is
-// labelled and a line tall, the chosen row among them; its OV map is labelled; "Open in the
-// walkthrough" keeps the chosen character as the query. Screenshots of each step in build/
-// (ATTN_SCREENSHOT_DIR).
+// labelled and a line tall, the chosen row among them; its OV map is labelled, its colour scale's
+// ends to a few digits; the attribution's bars beside their names; the composition table's
+// headings each within its column, in English and Spanish; "Open in the walkthrough" keeps the
+// chosen character as the query. Screenshots of each step in build/ (ATTN_SCREENSHOT_DIR).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { centre, click, findSteadyItem, frames, launchBrowser, openLab, openOnPhone, reach as reachItem, startServer, touchTap,
-         until } from './harness.mjs';
+import { centre, click, findSteadyItem, frames, launchBrowser, layout, openLab, openOnPhone, reach as reachItem, startServer,
+         touchTap, until } from './harness.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const shots = process.env.ATTN_SCREENSHOT_DIR || path.join(root, 'build');
@@ -20,6 +21,28 @@ const numbers = (page, text) => until(page, (text) => {
   return e && e.tokens && (text === undefined || e.text === text) && e;
 }, text);
 const shown = (t) => (t === ' ' ? '␣' : t === '\n' ? '↵' : t);
+
+// The OV map's colour scale: its ends as written are ±max|OV| (the head's numbers) to a few
+// significant digits, not every decimal ("−8.01", not "−8.0076").
+function shortLegend(item, circuit) {
+  const top = Math.max(...circuit.ov.map.flat().map(Math.abs));
+  const [lo, hi] = item.legend, value = (s) => Number(s.replace('−', '-'));
+  assert.ok([lo, hi].every(s => Array.from(s).length <= 5), `the legend reads ${lo} … ${hi}`);
+  assert.ok(Math.abs(value(hi) - top) <= 0.005 * top && value(lo) === -value(hi), `${lo} … ${hi} for ±${top}`);
+}
+
+// The composition table's headings (items of kind "label"), each within its column: none runs
+// into the next one's or past the screen's edge (a word cut by its column would).
+async function headingsFit(page, names, width) {
+  const items = (await layout(page)).filter(i => i.kind === 'label' && names.includes(i.label)).sort((a, b) => a.x - b.x);
+  assert.deepEqual(items.map(i => i.label), names, 'the headings in view, in order');
+  items.forEach((item, k) => {
+    const end = k + 1 < items.length ? items[k + 1].x : width;
+    assert.ok(item.x + item.w <= end, `"${item.label}" ends at ${item.x + item.w}, its column at ${end}`);
+  });
+}
+const headings = { en: ['earlier → later', 'share', 'score', 'with the earlier off'],
+                   es: ['anterior → posterior', 'proporción', 'puntuación', 'con la anterior apagada'] };
 
 // The large map's rows in view: every one labelled (consecutive characters of the text), each
 // at least `line` CSS pixels tall, the chosen one among them; and the map on screen.
@@ -75,6 +98,7 @@ test('on a phone: a sentence typed with a text keyboard, wrapped; an opened head
   assert.ok(Math.abs(sum - a.value) < 1e-3, `the parts add up to ${sum}, the logit is ${a.value}`);
   const bars = await reach({ label: 'attribution', kind: 'plot' });
   assert.ok(bars.h <= 844 - 60, `the attribution is ${bars.h} px tall`);
+  assert.ok(bars.x >= 0 && bars.x + bars.w <= 390 && bars.w >= 280, `the attribution at ${bars.x}, ${bars.w} px wide`);
   await page.screenshot({ path: path.join(shots, 'e2e-model-reading-phone-attribution.png') });
   // The opened head's OV map: the readable characters label it, on screen.
   const ov = await reach({ label: 'model ov', kind: 'heatmap' });
@@ -83,7 +107,16 @@ test('on a phone: a sentence typed with a text keyboard, wrapped; an opened head
             JSON.stringify(ov));
   const circuit = (await numbers(page)).heads.find(h => h.layer === induction.layer && h.head === induction.head);
   assert.ok(circuit.copying > 0.9, `the induction head's copying score ${circuit.copying}`);
+  shortLegend(ov, circuit);
   await page.screenshot({ path: path.join(shots, 'e2e-model-reading-phone-ov.png') });
+  // The composition table's headings on a phone, in both languages.
+  for (const lang of ['en', 'es']) {
+    await page.evaluate((lang) => window.attentionLab.setState({ lang }), lang);
+    await reach({ label: headings[lang][3], kind: 'label' });
+    await headingsFit(page, headings[lang], 390);
+    await page.screenshot({ path: path.join(shots, `e2e-model-reading-phone-composition-${lang}.png`) });
+  }
+  await page.evaluate(() => window.attentionLab.setState({ lang: 'en' }));
   // The large map, with the chosen row in view.
   await reach({ label: 'model head', kind: 'heatmap' });
   await readableMap(page, e, chosen, { height: 844, line: 14 });
@@ -111,13 +144,19 @@ test('with a mouse at 1280 × 800: a link to a character of a head, its attribut
   const reach = (query) => reachItem(page, query, { bottom: 800 });
   const bars = await reach({ label: 'attribution', kind: 'plot' });
   assert.ok(bars.h <= 800 - 60, `the attribution is ${bars.h} px tall`);
+  // Its bars beside their names, not spread over the wide card: the figure (names, bars,
+  // numbers) keeps to a bounded width.
+  assert.ok(bars.w <= 560, `the attribution is ${bars.w} px wide`);
   await page.screenshot({ path: path.join(shots, 'e2e-model-reading-laptop-attribution.png') });
   await reach({ label: 'model head', kind: 'heatmap' });
   await readableMap(page, e, chosen, { height: 800, line: 14 });
   await page.screenshot({ path: path.join(shots, 'e2e-model-reading-laptop-head.png') });
   const ov = await reach({ label: 'model ov', kind: 'heatmap' });
   assert.ok(ov.h <= 800 - 60 && ov.rowLabels.includes('a'), JSON.stringify(ov));
+  shortLegend(ov, e.heads.find(h => h.layer === 1 && h.head === 0));
   await page.screenshot({ path: path.join(shots, 'e2e-model-reading-laptop-ov.png') });
+  await reach({ label: headings.en[3], kind: 'label' });
+  await headingsFit(page, headings.en, 1280);
   await reach({ label: 'model composition', kind: 'heatmap' });
   await page.screenshot({ path: path.join(shots, 'e2e-model-reading-laptop-composition.png') });
   await click(page, centre(await reach({ label: 'Open in the walkthrough', kind: 'button' })));

@@ -218,6 +218,9 @@ def test_composition_maps_shares_and_path_evidence():
     for c, (f, g) in zip(got, pairs):
         _, _, fv, fo = head_weights(header, w, f)
         gq, gk, _, _ = head_weights(header, w, g)
+        qk, ov = gq @ gk.T, fv @ fo
+        frobenius = torch.linalg.norm(qk @ ov.T) / (torch.linalg.norm(qk) * torch.linalg.norm(ov))
+        assert c["frobenius"] == pytest.approx(frobenius.item(), abs=1e-9)
         m = (scale * (e @ gq) @ (e @ fv @ fo @ gk).T)[chars][:, chars]
         diagonal = m.diagonal()
         wins = [(m[r] < diagonal[r]).sum().item() == len(chars) - 1 for r in range(len(chars))]
@@ -225,6 +228,21 @@ def test_composition_maps_shares_and_path_evidence():
         off, _, _ = forward(header, w, tokens, (divmod(f, per_layer),))
         assert c["without"] == pytest.approx(induction_score(off[g], period), abs=1e-4)
         assert c["score"] == pytest.approx(induction_score(maps[g], period), abs=1e-4)
+
+
+def test_frobenius_baseline_is_what_unrelated_weights_score():
+    # The baseline the composition card states, against the score's mean over unrelated random
+    # weights of the model's shapes (products of Gaussian d_model × d_k and d_k × d_model
+    # matrices, as W_Q W_Kᵀ and W_V W_O are): the draws' standard error is about 0.0003.
+    header, w = read_model(MODEL)
+    d, dk = w["embed"].shape[1], header["d_k"]
+    rng = np.random.default_rng(0)
+    product = lambda: rng.standard_normal((d, dk)) @ rng.standard_normal((dk, d))
+    scores = []
+    for _ in range(500):
+        a, b = product(), product()
+        scores.append(np.linalg.norm(a @ b.T) / (np.linalg.norm(a) * np.linalg.norm(b)))
+    assert native("abc")["frobenius_random"] == pytest.approx(np.mean(scores), abs=0.002)
 
 
 def test_edit_follows_the_changed_letter_and_needs_the_copying_head():

@@ -146,6 +146,20 @@ TEST(NumberText, TinyWeightsInNarrowCells) {
   EXPECT_EQ(text::num_fit(0.25f, 3), "");    // "0.3" would hide a second decimal that matters
 }
 
+// A colour scale's ends: their size to a few significant digits, in the display's form.
+TEST(NumberText, RoundedToSignificantDigits) {
+  EXPECT_EQ(text::num_rounded(-8.0076f, 3), "−8.01");
+  EXPECT_EQ(text::num_rounded(8.0076f, 3), "8.01");
+  EXPECT_EQ(text::num_rounded(0.55734f, 3), "0.557");
+  EXPECT_EQ(text::num_rounded(1234.5f, 3), "1230");
+  EXPECT_EQ(text::num_rounded(9.996f, 3), "10");
+  EXPECT_EQ(text::num_rounded(1.0f, 3), "1");
+  EXPECT_EQ(text::num_rounded(0.0f, 3), "0");
+  EXPECT_EQ(text::num_rounded(-INFINITY, 3), "−∞");
+  // Small sizes keep their digits: the unit is a power of ten of their own.
+  EXPECT_EQ(text::num_rounded(0.0012345f, 2), "0.0012");
+}
+
 // A typed answer's numbers: a point always, a comma between digits only for a Spanish reader;
 // what separates numbers (a comma and a space, a semicolon, ×, x, brackets) is skipped.
 TEST(NumberText, ReadNumbersTakesTheReadersDecimalMark) {

@@ -36,6 +36,8 @@ struct BarRow {
   bool strong = false;  // the sum: drawn in the text colour
 };
 
+constexpr float kMaxBarWidth = 320;  // CSS pixels at scale 1: both halves of the bars, wide enough to compare
+
 // The rows as one figure (one item, `id`, in the layout): the names, the bars on one scale, the
 // values' numbers; `columns` the two numbers' headings ("" for none).
 void bar_figure(const char* id, const std::vector<BarRow>& rows, const char* first, const char* second) {
@@ -45,8 +47,11 @@ void bar_figure(const char* id, const std::vector<BarRow>& rows, const char* fir
   for (const BarRow& r : rows) name_w = std::max(name_w, ImGui::CalcTextSize(r.name.c_str()).x);
   const float number_w = ImGui::CalcTextSize("−00.00").x + 8 * scale;
   const bool two = std::any_of(rows.begin(), rows.end(), [](const BarRow& r) { return !std::isnan(r.second); });
-  const float width = ImGui::GetContentRegionAvail().x;
-  const float bar_x = name_w + 8 * scale, bar_w = std::max(40 * scale, width - bar_x - number_w * (two ? 2 : 1));
+  // The bars beside their names, at most kMaxBarWidth wide: on a wide card the figure keeps to
+  // its left rather than stretching the bars away from the names and the numbers.
+  const float numbers_w = number_w * (two ? 2 : 1), bar_x = name_w + 8 * scale;
+  const float bar_w = std::clamp(ImGui::GetContentRegionAvail().x - bar_x - numbers_w, 40 * scale, kMaxBarWidth * scale);
+  const float width = bar_x + bar_w + numbers_w;
   double top = 1e-9;
   for (const BarRow& r : rows) top = std::max({top, std::fabs(r.value), std::isnan(r.second) ? 0 : std::fabs(r.second)});
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -292,19 +297,33 @@ void composition(const lab::Lab& lab, Memory& ui, bool with_map) {
   const lab::ModelView::Result& r = mv.result();
   if (!c || c->composition.empty()) return;
   heading(tr("How the heads compose"));
-  notice(tr("A head of a later layer can look for a key by what an earlier head wrote there. Share: of the readable "
-            "characters, how many find their own character's key first through the earlier head (the diagonal "
-            "wins). The usual single number for this (the Frobenius K-composition score) is at its random baseline "
-            "for this model, 0.12–0.16 against 0.125, so it is not shown: the characters and the switches say more."));
+  const auto [low, high] = std::minmax_element(c->composition.begin(), c->composition.end(),
+                                               [](const lm::Composition& a, const lm::Composition& b) {
+                                                 return a.frobenius < b.frobenius;
+                                               });
+  notice(i18n::format(tr("A head of a later layer can look for a key by what an earlier head wrote there. Share: of the "
+                         "readable characters, how many find their own character's key first through the earlier head "
+                         "(the diagonal wins). The usual single number for this, the Frobenius K-composition score of "
+                         "the weights, is %s to %s over these pairs, where two unrelated matrices of this width give "
+                         "about %s (1/√%d): it says little here, so it is not a column. The characters and the "
+                         "switches say more."),
+                      text::fixed(low->frobenius, 3).c_str(), text::fixed(high->frobenius, 3).c_str(),
+                      text::fixed(c->frobenius_random, 3).c_str(), mv.model()->config.d_model)
+             .c_str());
   if (r.period)
     notice(tr("On your text typed twice, the later head's induction score with every head on and with the earlier "
               "one switched off: a large fall says it needs that head."));
-  if (ImGui::BeginTable("composition", r.period ? 4 : 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
-    ImGui::TableSetupColumn(tr("earlier → later"));
-    ImGui::TableSetupColumn(tr("share"));
+  // Each column as wide as its longest word at least (where the card has room), so that a
+  // phone's Spanish headings wrap between words, never inside one. One table per language:
+  // ImGui takes a column's weight only when it first lays the table out.
+  const std::string table = std::string("composition ") + i18n::code(i18n::language());
+  if (ImGui::BeginTable(table.c_str(), r.period ? 4 : 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+    const float number_w = ImGui::CalcTextSize("0.00").x;
+    table_column_wrapped(tr("earlier → later"), ImGui::CalcTextSize("0.0 → 1.0").x);
+    table_column_wrapped(tr("share"), number_w);
     if (r.period) {
-      ImGui::TableSetupColumn(tr("score"));
-      ImGui::TableSetupColumn(tr("with the earlier off"));
+      table_column_wrapped(tr("score"), number_w);
+      table_column_wrapped(tr("with the earlier off"), number_w);
     }
     table_headers_wrapped();
     for (std::size_t k = 0; k < c->composition.size(); ++k) {

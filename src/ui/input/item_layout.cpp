@@ -59,6 +59,7 @@ const char* item_kind_name(ItemKind kind) {
     case ItemKind::menu: return "menu";
     case ItemKind::header: return "header";
     case ItemKind::tooltip: return "tooltip";
+    case ItemKind::label: return "label";
   }
   return "button";
 }
@@ -76,12 +77,28 @@ void next_item(ItemKind kind, std::string_view label, bool grabs, bool zooms) {
 }
 
 void describe_heatmap(ImGuiID id, float value_em, const std::vector<std::string>& row_labels,
-                      const std::vector<std::string>& col_labels) {
+                      const std::vector<std::string>& col_labels, const std::vector<std::string>& legend) {
   Recorded* r = find(id);
   if (!r) return;  // out of view
   r->item.value_em = value_em;
   r->item.row_labels = row_labels;
   r->item.col_labels = col_labels;
+  r->item.legend = legend;
+}
+
+void describe_label(std::string_view text, ImVec2 min, ImVec2 max) {
+  const ImGuiWindow* window = ImGui::GetCurrentWindow();
+  if (!window->ClipRect.Overlaps(ImRect(min, max))) return;  // out of view
+  if (g_count == g_building.size()) g_building.emplace_back();
+  Recorded& r = g_building[g_count++];
+  r.known = true;
+  r.item = Item{};
+  r.item.kind = ItemKind::label;
+  r.item.label.assign(text);
+  r.item.min = min;
+  r.item.max = max;
+  r.item.shown_min = ImMax(min, window->ClipRect.Min);
+  r.item.shown_max = ImMin(max, window->ClipRect.Max);
 }
 
 void describe_grab_spots(ImGuiID id, std::vector<ImVec2> spots, float reach) {
@@ -128,7 +145,7 @@ const std::vector<Item>& last_frame_items() { return g_last; }
 
 const Item* item_at(ImVec2 p) {
   for (auto it = g_last.rbegin(); it != g_last.rend(); ++it)
-    if (it->kind != ItemKind::tooltip && p.x >= it->shown_min.x && p.x < it->shown_max.x && p.y >= it->shown_min.y && p.y < it->shown_max.y) return &*it;
+    if (it->kind != ItemKind::tooltip && it->kind != ItemKind::label && p.x >= it->shown_min.x && p.x < it->shown_max.x && p.y >= it->shown_min.y && p.y < it->shown_max.y) return &*it;
   return nullptr;
 }
 
@@ -167,6 +184,7 @@ void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, const ImRect& bb, ImGuiID id
   r.item.value_em = 0;
   r.item.row_labels.clear();
   r.item.col_labels.clear();
+  r.item.legend.clear();
   r.item.grab_spots.clear();
   r.item.min = bb.Min;
   r.item.max = bb.Max;

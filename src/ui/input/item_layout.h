@@ -18,7 +18,7 @@ namespace ui::input {
 
 // `input`: a field for a number; `text`: one for free text.
 // `tooltip`: not a control but a tooltip on screen (tests check that none stays after a touch).
-enum class ItemKind { button, checkbox, radio, combo, slider, drag, input, text, heatmap, plot, menu, header, tooltip };
+enum class ItemKind { button, checkbox, radio, combo, slider, drag, input, text, heatmap, plot, menu, header, tooltip, label };
 const char* item_kind_name(ItemKind kind);
 
 struct Item {
@@ -29,10 +29,10 @@ struct Item {
   ImVec2 shown_min, shown_max;  // the part its window shows (what a finger can hit)
   bool grabs = false; // a one-finger drag starting here moves the item, not the page
   bool zooms = false; // a heatmap that Ctrl+wheel and a pinch zoom
-  // A heatmap's text: its cell values' em in framebuffer pixels (0: no values written) and
-  // the row and column labels it shows, in order.
+  // A heatmap's text: its cell values' em in framebuffer pixels (0: no values written), the
+  // row and column labels it shows, in order, and its colour scale's two ends as written.
   float value_em = 0;
-  std::vector<std::string> row_labels, col_labels;
+  std::vector<std::string> row_labels, col_labels, legend;
   // Where only parts of it grab (the geometry plane's arrow tips): a drag starting within
   // `grab_reach` of a spot moves the item, anywhere else scrolls.
   std::vector<ImVec2> grab_spots;
@@ -46,9 +46,13 @@ struct Item {
 // or paints under a drag (sliders and drags always grab); `zooms`: a heatmap that zooms.
 void next_item(ItemKind kind, std::string_view label = {}, bool grabs = false, bool zooms = false);
 
-// What the heatmap drawn as item `id` in this frame writes (Item's value_em and labels).
+// What the heatmap drawn as item `id` in this frame writes (Item's value_em, labels and legend).
 void describe_heatmap(ImGuiID id, float value_em, const std::vector<std::string>& row_labels,
-                      const std::vector<std::string>& col_labels);
+                      const std::vector<std::string>& col_labels, const std::vector<std::string>& legend = {});
+
+// A text that is not a control but whose place tests read (a table's column heading): an item
+// of kind `label` over [min, max], the box the text takes (item_at never finds it).
+void describe_label(std::string_view text, ImVec2 min, ImVec2 max);
 
 // The spots of item `id` (drawn in this frame) that take a drag (Item's grab_spots).
 void describe_grab_spots(ImGuiID id, std::vector<ImVec2> spots, float reach);
