@@ -5,6 +5,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { frames, labSession, until } from './harness.mjs';
+import { matmul } from './reference.mjs';
 
 const session = labSession();
 
@@ -62,6 +63,56 @@ for (const [file, lang] of [['lesson.html', 'en'], ['leccion.html', 'es']]) {
       assert.ok(Math.abs(value - shown) <= 0.006 * Math.max(Math.abs(shown), 1e-300) + (exponent ? 0 : 5e-4),
                 `"${cite.text}" reads ${value}; the figure shows ${shown}`);
     }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+// The shapes chapter's worked example with projections (fig-projections; its scores,
+// fig-asymmetry): "the cat sat on the mat", X one-hot on a word's kind (article, noun, verb,
+// preposition), W_Q, W_K, W_V chosen by hand, scale 1. Written here again, the scores
+// S = (X W_Q)(X W_K)ᵀ are computed in float64 and every number the text cites from the figure is
+// compared with them; the pairs it cites are asymmetric (s_ij ≠ s_ji), as the text says.
+const KINDS = { the: [1, 0, 0, 0], cat: [0, 1, 0, 0], sat: [0, 0, 1, 0], on: [0, 0, 0, 1], mat: [0, 1, 0, 0] };
+const PROJECTED = {
+  x: ['the', 'cat', 'sat', 'on', 'the', 'mat'].map(w => KINDS[w]),
+  wq: [[0, 0], [0, 0], [2, 0], [0, 2]],  // the verb looks for nouns, the preposition for verbs
+  wk: [[0, 0], [2, 0], [0, 2], [0, 0]],  // nouns and verbs say what they are
+  wv: [[0, 0], [1, 0], [0, 1], [0, 0]],
+};
+for (const file of ['lesson.html', 'leccion.html']) {
+  test(`${file}: the scores the shapes chapter cites are (X W_Q)(X W_K)ᵀ in float64, and not symmetric`, async () => {
+    const page = await session.browser.context.newPage();
+    const errors = await openLesson(page, file);
+    // The figure of X and the projections, and the figure of their scores, whose numbers are cited.
+    for (const id of ['fig-projections', 'fig-asymmetry']) {
+      const attributes = await page.evaluate(id => Object.fromEntries(
+        [...document.getElementById(id).attributes].map(a => [a.name, a.value])), id);
+      for (const name of ['x', 'wq', 'wk', 'wv']) assert.equal(attributes[name], PROJECTED[name].flat().join(','), `${id} ${name}`);
+      assert.equal(attributes.scale, '1', id);
+    }
+    const k = matmul(PROJECTED.x, PROJECTED.wk);
+    const scores = matmul(matmul(PROJECTED.x, PROJECTED.wq), k[0].map((_, c) => k.map(row => row[c])));  // Q Kᵀ
+    await instance(page, 'fig-asymmetry');
+    const selector = '#shapes [data-cite][data-figure="fig-asymmetry"]';
+    await until(page, selector => [...document.querySelectorAll(selector)].every(s => s.dataset.value !== undefined), selector);
+    const cites = await page.evaluate(selector => [...document.querySelectorAll(selector)].map(s =>
+      ({ path: s.dataset.path, value: Number(s.dataset.value), text: s.textContent })), selector);
+    assert.ok(cites.length >= 6, `${cites.length} cited scores`);
+    const at = path => { const [name, i, j] = path.split('/'); assert.equal(name, 'scores'); return [Number(i), Number(j)]; };
+    for (const { path, value, text } of cites) {
+      const [i, j] = at(path);
+      assert.ok(Math.abs(value - scores[i][j]) <= 1e-6, `${path}: the figure gives ${value}, float64 ${scores[i][j]}`);
+      assert.ok(Math.abs(Number(text.replace('−', '-')) - scores[i][j]) <= 5e-4, `"${text}" reads ${scores[i][j]}`);
+    }
+    // The text's pairs: sat → cat against cat → sat, on → sat against sat → on.
+    const cited = new Set(cites.map(c => c.path));
+    for (const [i, j] of [[2, 1], [3, 2]]) {
+      assert.ok(cited.has(`scores/${i}/${j}`) && cited.has(`scores/${j}/${i}`), `s${i}${j} and s${j}${i} both cited`);
+      assert.ok(Math.abs(scores[i][j] - scores[j][i]) >= 1, `s${i}${j} = ${scores[i][j]} against s${j}${i} = ${scores[j][i]}`);
+    }
+    // "sat" does not score itself highest.
+    assert.ok(scores[2][2] < Math.max(...scores[2]), 'sat scores another token above itself');
     assert.deepEqual(errors, []);
     await page.close();
   });

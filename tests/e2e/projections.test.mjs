@@ -4,10 +4,10 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { labSession, openLab } from './harness.mjs';
+import { matmul } from './reference.mjs';
 
 const session = labSession();
 
-const matmul = (a, b) => a.map(row => b[0].map((_, c) => row.reduce((s, x, e) => s + x * b[e][c], 0)));
 const reshape = (flat, cols) => Array.from({ length: flat.length / cols }, (_, r) => flat.slice(r * cols, r * cols + cols));
 
 // softmax(Q Kᵀ · scale) V in float64.

@@ -15,6 +15,9 @@ export function attention(q, k, v, scale, allowed = () => true) {
   return { weights, output };
 }
 
+// A · B for nested arrays, in float64.
+export const matmul = (a, b) => a.map(row => b[0].map((_, c) => row.reduce((s, x, e) => s + x * b[e][c], 0)));
+
 export function assertClose(actual, expected, tol, what) {
   assert.equal(actual.length, expected.length, `${what}: length`);
   actual.forEach((x, i) => {
