@@ -103,7 +103,9 @@ async function phoneTyping(server) {
       focus: async () => {
         await touchTap(cdp, centre(await findItem(page, { label: 'Your text', kind: 'text' })));
         await until(page, () => document.activeElement?.tagName === 'INPUT' || document.activeElement?.tagName === 'TEXTAREA');
-        await page.evaluate(() => { const e = document.activeElement; e.setSelectionRange?.(e.value.length, e.value.length); });
+        // The tap puts the caret where it landed, inside the wrapped text: to its end, as on
+        // the laptop (a tablet's keyboard; a phone's user would tap after the last word).
+        await press(page, 'Control+End');
       },
       key: (c) => page.keyboard.type(c),
     });
