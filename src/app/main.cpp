@@ -202,7 +202,6 @@ void latch_keys() {
   ImGuiIO& io = ImGui::GetIO();
   for (const int k : g_keys.held) io.KeysDown[k] = g_keys.down[std::size_t(k)];
   g_keys.held.clear();
-  if (web_input::holding_keys()) return;  // for the field a tap is opening
   for (const int k : g_keys.pressed)
     if (!io.KeysDown[k]) {
       io.KeysDown[k] = true;
@@ -420,10 +419,15 @@ int main(int argc, char** argv) {
   wake_on_input(app.window);
   web_input::attach(app.window);
   ImGui_ImplGlfw_InitForOpenGL(app.window, true);
-  // In place of ImGui's: a character typed for a field that a tap is still opening waits for it.
+  // In place of ImGui's: a character or a key typed for a field that a tap is still opening
+  // waits for it.
   glfwSetCharCallback(app.window, [](GLFWwindow*, unsigned c) {
     wake();
     web_input::character(c);
+  });
+  glfwSetKeyCallback(app.window, [](GLFWwindow* w, int key, int scancode, int action, int mods) {
+    wake();
+    web_input::key_event(w, key, scancode, action, mods);
   });
   tools::attach(app.lab, app.ui);
 #ifdef __EMSCRIPTEN__

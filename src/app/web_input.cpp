@@ -1,9 +1,10 @@
 #include "web_input.h"
 
+#include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_impl_glfw.h>
 
 #ifdef __EMSCRIPTEN__
-#include <GLFW/glfw3.h>
 #include <emscripten.h>
 #include <emscripten/html5.h>
 #include <imgui_internal.h>
@@ -48,20 +49,26 @@ struct MouseState {
   bool lift = false;   // the mouse leaving as the last finger lifts (Target::lift)
 };
 
+// A keyboard's input in the order it came: text, or one GLFW key event.
+struct Typed {
+  std::string text;
+  int key = -1, scancode = 0, action = 0, mods = 0;
+};
+
 struct State {
+  GLFWwindow* window = nullptr;
   std::deque<MouseState> queue;
   MouseState shown;            // the last state applied, held until the real mouse moves
   bool touch_leads = false;    // the last pointer input was a touch
   bool mouse_inside = true;    // the real mouse is over the canvas (GLFW's cursor enter and leave)
   bool reading = false;        // the last tap was on a matrix or a plot: the mouse stays to show its value
   int clicks = 0;              // the count of this frame's press (MouseState::clicks)
-  std::deque<int> keys;        // GLFW keys the on-screen keyboard taps, one a frame
-  int key_down = -1;           // the key held during this frame
   bool keyboard_open = false;  // the hidden text field has focus
   bool field_seen = false;     // ImGui's text field became active since it opened
   // Typed before that field was active (ImGui activates it a few frames after the tap, and on
-  // a slow page a person, or a test, types sooner): given to it once it is.
-  std::string held_text;
+  // a slow page a person, or a test, types sooner), and the on-screen keyboard's keys: given
+  // to ImGui in order, a step a frame (replay_typed).
+  std::deque<Typed> typed;
   int frames_without_field = 0;
   ui::input::Touch touch;
 } g;
@@ -176,6 +183,37 @@ EM_JS(void, close_keyboard, (), {
 
 bool numeric(const ui::input::Item* item) { return !item || item->kind != ui::input::ItemKind::text; }
 
+// Input waits behind what is already waiting, so that it reaches ImGui in the order it came.
+bool waits() { return holding_keys() || !g.typed.empty(); }
+
+// A step of what waits, once no field is being opened: a run of text, or the key events up to
+// one key's release. ImGui 1.86 reads a frame's characters before its keys, and a key pressed
+// and released within a frame is held down for it by main.cpp's latch: a step a frame keeps
+// the order (text, then the Enter that confirms it).
+void replay_typed() {
+  if (holding_keys() || g.typed.empty()) return;
+  if (!g.typed.front().text.empty()) {
+    for (; !g.typed.empty() && !g.typed.front().text.empty(); g.typed.pop_front())
+      ImGui::GetIO().AddInputCharactersUTF8(g.typed.front().text.c_str());
+  } else {
+    while (!g.typed.empty() && g.typed.front().text.empty()) {
+      const Typed e = g.typed.front();
+      g.typed.pop_front();
+      ImGui_ImplGlfw_KeyCallback(g.window, e.key, e.scancode, e.action, e.mods);
+      if (e.action == GLFW_RELEASE) break;
+    }
+  }
+  wake();
+}
+
+// What no field took is dropped, but for the releases: a key pressed before the tap and let go
+// since must not stay down.
+void drop_typed() {
+  for (const Typed& e : g.typed)
+    if (e.text.empty() && e.action == GLFW_RELEASE) ImGui_ImplGlfw_KeyCallback(g.window, e.key, e.scancode, e.action, e.mods);
+  g.typed.clear();
+}
+
 void Target::tap(Point screen, bool twice) {
   next_touch();
   const Point p = to_point(on_canvas(screen));
@@ -248,6 +286,7 @@ EM_BOOL on_touch_cancel(int, const EmscriptenTouchEvent*, void*) {
 }  // namespace
 
 void attach(GLFWwindow* window) {
+  g.window = window;
   // The real mouse takes the lead back from a finger.
   glfwSetCursorPosCallback(window, [](GLFWwindow*, double, double) {
     g.touch_leads = false;
@@ -311,14 +350,7 @@ void before_new_frame() {
   if (g.touch_leads || queued) io.MousePos = to_imgui(g.shown.p);
   else if (!g.mouse_inside && !g.shown.down) io.MousePos = to_imgui(kNowhere);  // a drag goes on outside
   io.MouseDown[0] = g.shown.down;
-  if (g.key_down >= 0) io.KeysDown[g.key_down] = false;
-  g.key_down = -1;
-  if (!g.keys.empty() && !holding_keys()) {
-    g.key_down = g.keys.front();
-    g.keys.pop_front();
-    io.KeysDown[g.key_down] = true;
-    wake();
-  }
+  replay_typed();
 }
 
 // ImGui's widgets read a double-click from MouseClickedCount (a DragFloat's text field opens
@@ -345,11 +377,7 @@ void after_frame() {
   }
   if (!g.keyboard_open) return;
   if (want) {
-    if (!std::exchange(g.field_seen, true) && !g.held_text.empty()) {
-      ImGui::GetIO().AddInputCharactersUTF8(g.held_text.c_str());
-      g.held_text.clear();
-      wake();
-    }
+    if (!std::exchange(g.field_seen, true) && !g.typed.empty()) wake();
     return;
   }
   // The field is done (Enter, a tap elsewhere), or the tap that opened the keyboard activated
@@ -358,19 +386,19 @@ void after_frame() {
   if (g.field_seen || (g.queue.empty() && ++g.frames_without_field > 4)) {
     close_keyboard();
     g.keyboard_open = false;
-    g.held_text.clear();  // no field took it
+    drop_typed();  // no field took it
   } else {
     wake();
   }
 }
 
 // Events' timestamps and emscripten_get_now() are both performance.now().
-bool animating() { return g.touch.advance(emscripten_get_now() / 1000, g_target) || !g.queue.empty() || !g.keys.empty(); }
+bool animating() { return g.touch.advance(emscripten_get_now() / 1000, g_target) || !g.queue.empty() || !g.typed.empty(); }
 
 bool holding_keys() { return g.keyboard_open && !g.field_seen; }
 
 void typed(const char* utf8) {
-  if (holding_keys()) g.held_text += utf8;
+  if (waits()) g.typed.push_back({utf8});
   else ImGui::GetIO().AddInputCharactersUTF8(utf8);
   wake();
 }
@@ -381,7 +409,15 @@ void character(unsigned c) {
 }
 
 void key(int which) {
-  g.keys.push_back(which == 1 ? GLFW_KEY_BACKSPACE : GLFW_KEY_ENTER);
+  const int k = which == 1 ? GLFW_KEY_BACKSPACE : GLFW_KEY_ENTER;
+  g.typed.push_back({{}, k, 0, GLFW_PRESS, 0});
+  g.typed.push_back({{}, k, 0, GLFW_RELEASE, 0});
+  wake();
+}
+
+void key_event(GLFWwindow* window, int key, int scancode, int action, int mods) {
+  if (waits()) g.typed.push_back({{}, key, scancode, action, mods});
+  else ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
   wake();
 }
 
@@ -397,6 +433,9 @@ void after_frame() {}
 bool animating() { return false; }
 bool holding_keys() { return false; }
 void typed(const char*) {}
+void key_event(GLFWwindow* window, int key, int scancode, int action, int mods) {
+  ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+}
 void character(unsigned c) { ImGui::GetIO().AddInputCharacter(c); }
 void key(int) {}
 }  // namespace web_input

@@ -13,7 +13,7 @@ namespace web_input {
 void attach(GLFWwindow* window);
 // Between the backend's and ImGui's NewFrame: the mouse a touch moves and presses, and the
 // mouse's left button (one state a frame, so a press and its release are two frames ImGui
-// sees however slowly it draws), and keys the on-screen keyboard taps.
+// sees however slowly it draws), and what was typed meanwhile, in order.
 void before_new_frame();
 // After ImGui's NewFrame: a press counts the clicks the browser or the touch recognizer
 // counted (a double-click, a double tap), whatever the frames' timing.
@@ -31,7 +31,9 @@ bool holding_keys();
 // Backspace (1) or Enter (2) where it sends no key events of its own.
 void typed(const char* utf8);
 void key(int which);
-// A character from GLFW (a physical key), for ImGui.
+// A character and a key event from GLFW (a physical key), for ImGui (in place of its backend's
+// callbacks, which the key one still calls).
 void character(unsigned c);
+void key_event(GLFWwindow* window, int key, int scancode, int action, int mods);
 
 }  // namespace web_input

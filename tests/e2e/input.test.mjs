@@ -144,6 +144,27 @@ for (const keyboard of KEYBOARDS) test(`typing at once after a double tap, on th
   assert.deepEqual(errors, []);
 });
 
+// Every key waits in order behind what was typed before it: a typo corrected at once (text,
+// Backspace, text) and the Enter that confirms it reach the field as they were typed, not the
+// text first and the keys after (nor a key in the very frame the field opens, which closed it).
+test('what is typed at once after a double tap reaches the field in the order it was typed', async (t) => {
+  const server = await startServer();
+  const { context, close } = await launchBrowser({ viewport: { width: 1280, height: 1400 }, hasTouch: true });
+  t.after(async () => { await close(); await server.close(); });
+  const { page, errors } = await openLab(context, server.url, 'attn=cross&nq=3&nk=4&dk=2&dv=3&seed=7&causal=0&step=output');
+  const cdp = await context.newCDPSession(page);
+  const cell = centre(await findItem(page, { kind: 'drag', label: 'Q[0,0]' }));
+  await slowFrames(page);
+  await touchTap(cdp, cell, 2);
+  await until(page, () => document.activeElement?.tagName === 'INPUT');
+  await page.keyboard.insertText('0.7');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.insertText('5');
+  await page.keyboard.press('Enter');
+  await until(page, () => window.attentionLab.getState().q?.split(',')[0] === '0.5');
+  assert.deepEqual(errors, []);
+});
+
 for (const device of [{ name: 'tablet', width: 1024, height: 768, scale: 1 }, { name: 'phone', width: 390, height: 844, scale: 2 }]) {
   test(`touch on a ${device.name} (${device.width} × ${device.height}): swipe, tap, double tap and type, pinch`, async (t) => {
     const server = await startServer();
