@@ -1,6 +1,10 @@
 // The presets: each is a complete state, reachable as "#preset=<name>".
+#include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <string_view>
 
+#include "keys.h"
 #include "state.h"
 
 namespace lab {
@@ -122,6 +126,14 @@ State preset_for(const Preset& preset, const State& shown) {
   s.ask = shown.ask;
   s.figure = shown.figure;
   return s;
+}
+
+bool shows_preset(const Preset& preset, const State& s) {
+  static constexpr std::string_view kExample[] = {"attn", "n",     "nq", "nk", "dk", "proj", "dmodel",
+                                                  "dv",   "seed",  "scale", "causal", "pad", "block", "q",
+                                                  "k",    "v",     "x",  "wq", "wk", "wv"};
+  return std::none_of(std::begin(kExample), std::end(kExample),
+                      [&](std::string_view name) { return find_key(name)->write(s, preset.state, false); });
 }
 
 }  // namespace lab

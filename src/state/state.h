@@ -214,6 +214,10 @@ const Preset* find_preset(std::string_view name);
 // A preset chosen by a reader who sees `shown`: the preset's state, in the reader's theme,
 // language, density, mode and figure (a preset is content, never how it is shown).
 State preset_for(const Preset& preset, const State& shown);
+// Whether `s` still shows the preset's example: none of the keys that make it (the shape, the
+// inputs, the seed, the scale and the mask) differs from the preset's. Stepping or picking a
+// query keeps the preset; a typed value, another seed or size is an example of one's own.
+bool shows_preset(const Preset& preset, const State& s);
 
 struct ParseResult {
   State state;

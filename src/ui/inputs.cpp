@@ -94,7 +94,8 @@ void inputs(const lab::Lab& lab, lab::State& next, Memory& ui) {
   section(N_("Example"));
   // Your own Q, K, V (docs/loading-data.md): where the inputs are chosen.
   if (ui.open_data_offered && ImGui::Button(tr("Open data…"))) ui.requests.emplace_back(request::OpenData{});
-  const lab::Preset* current = lab::find_preset(s.preset);
+  const lab::Preset* base = lab::find_preset(s.preset);
+  const lab::Preset* current = base && lab::shows_preset(*base, s) ? base : nullptr;
   ImGui::SetNextItemWidth(-1);
   const char* preset_shown = current ? tr(current->title) : tr("Custom");
   if (begin_combo("##preset", preset_shown)) {

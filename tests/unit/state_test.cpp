@@ -274,6 +274,20 @@ TEST(StateFragment, EveryPresetRoundTrips) {
   }
 }
 
+// The example menu names a preset only while its example is shown (a link drawing a cross
+// example of its own on the default preset's base read "Causal, 3 tokens (lesson)").
+TEST(StatePreset, APresetIsShownUntilItsExampleChanges) {
+  const lab::Preset& causal = *lab::find_preset("causal-3x2");
+  EXPECT_TRUE(lab::shows_preset(causal, lab::parse_fragment("preset=causal-3x2&step=softmax&query=1", defaults()).state));
+  for (const char* link : {"attn=cross&nq=3&nk=4&dk=2&dv=3&seed=7&causal=0", "n=4", "causal=0", "scale=none",
+                           "q=1,0,2,0,3,1", "proj=1"}) {
+    const lab::State s = lab::parse_fragment(link, causal.state).state;
+    EXPECT_EQ(s.preset, "causal-3x2") << link;
+    EXPECT_FALSE(lab::shows_preset(causal, s)) << link;
+  }
+  for (const lab::Preset& p : lab::presets()) EXPECT_TRUE(lab::shows_preset(p, p.state)) << p.name;
+}
+
 TEST(StateFragment, EditedStateRoundTripsExactly) {
   lab::State s = lab::find_preset("cross")->state;
   s.step = lab::Step::mask;
