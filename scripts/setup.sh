@@ -30,7 +30,7 @@ packages=(
   python3-numpy python3-venv python3-pytest
   python3-torch jupyter-nbconvert python3-ipykernel jupyter-notebook
   zopfli
-  python3-sphinx hugo poppler-utils
+  python3-sphinx hugo mkdocs poppler-utils
 )
 
 # Node and npm may come from elsewhere (nodesource ships npm inside nodejs, and Debian's npm

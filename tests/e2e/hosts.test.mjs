@@ -1,7 +1,8 @@
 // The course hosts of docs/HOSTING.md, each as a course author builds it with the real tool:
 // a Hugo site (Debian's hugo, with web/hugo's shortcode), paper (Chromium's PDF, read back with
 // poppler: paper.mjs), a Sphinx book (Debian's Sphinx, with attention_lab.sphinx, whose
-// other builders python/tests/test_sphinx.py checks). reveal.js decks are deck.test.mjs's.
+// other builders python/tests/test_sphinx.py checks), an MkDocs site (Debian's MkDocs, raw
+// HTML in Markdown). reveal.js decks are deck.test.mjs's.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -113,6 +114,32 @@ test('Hugo: the shortcode draws a figure on a pretty URL under the default confi
     });
     assert.match(shown.text, /Causal masking: this figure needs \/course\/attention-lab\/embed\.js, which did not load/);
     assert.ok(shown.height > 10, `the figure's place is not empty (${shown.height} px)`);
+  } finally { await browser.close(); }
+});
+
+// As HOSTING.md's MkDocs steps say: the lab unpacked into docs/attention-lab/ (MkDocs copies
+// what it does not render), raw HTML in a page served as lesson/ (use_directory_urls).
+test('MkDocs: a Markdown page\'s raw HTML draws its figure from the lab copied into the site', async () => {
+  const site = path.join(work, 'mkdocs');
+  fs.mkdirSync(path.join(site, 'docs'), { recursive: true });
+  fs.cpSync(webDir, path.join(site, 'docs/attention-lab'), { recursive: true, dereference: true });
+  // The nav HOSTING.md asks for; the default theme's highlight.js comes from a CDN, out of reach
+  // of this offline machine.
+  fs.writeFileSync(path.join(site, 'mkdocs.yml'),
+                   'site_name: Course\nnav:\n  - index.md\n  - lesson.md\ntheme:\n  name: mkdocs\n  highlightjs: false\n');
+  fs.writeFileSync(path.join(site, 'docs/index.md'), '# Course\n');
+  fs.writeFileSync(path.join(site, 'docs/lesson.md'), '# Attention\n\nText before.\n\n' +
+    '<script src="../attention-lab/embed.js"></script>\n<attention-lab preset="cross" step="output" height="560"></attention-lab>\n\nText after.\n');
+  execFileSync('mkdocs', ['build', '-q', '-f', path.join(site, 'mkdocs.yml'), '-d', path.join(work, 'mkdocs-site')]);
+  const html = fs.readFileSync(path.join(work, 'mkdocs-site/lesson/index.html'), 'utf8');
+  assert.doesNotMatch(html, /THIRD_PARTY_NOTICES/, 'the lab\'s notices are not in the course\'s navigation');
+  const { browser, page, errors } = await open(server.url + 'mkdocs-site/lesson/');
+  try {
+    await figureReady(page);
+    const frame = page.frames().find((f) => f.url().includes('mkdocs-site/attention-lab/index.html'));
+    await frame.waitForFunction(() => document.getElementById('canvas').width > 100);
+    await page.screenshot({ path: path.join(process.env.ATTN_SCREENSHOTS || work, 'mkdocs-1280.png') });
+    assert.deepEqual(errors, []);
   } finally { await browser.close(); }
 });
 
