@@ -220,8 +220,11 @@ void predictions(const lab::Lab& lab) {
     ImGui::SameLine(3 * ImGui::GetFontSize());
     const ImVec2 at_bar = ImGui::GetCursorScreenPos();
     const float h = ImGui::GetTextLineHeight();
-    ImGui::GetWindowDrawList()->AddRectFilled(at_bar, ImVec2(at_bar.x + bar_max * float(guess.p), at_bar.y + h),
-                                              ImGui::ColorConvertFloat4ToU32(p.accent));
+    // The bar inside its track, p = 0 to 1: the track's end, next to the number, is certainty.
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddRect(at_bar, ImVec2(at_bar.x + bar_max, at_bar.y + h), ImGui::ColorConvertFloat4ToU32(p.card_border));
+    draw->AddRectFilled(at_bar, ImVec2(at_bar.x + bar_max * float(guess.p), at_bar.y + h),
+                        ImGui::ColorConvertFloat4ToU32(p.accent));
     ImGui::Dummy(ImVec2(bar_max, h));
     ImGui::SameLine();
     ImGui::Text("p = %s", text::fixed(guess.p, 3).c_str());
