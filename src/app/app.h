@@ -46,6 +46,7 @@ struct App {
   int frames = 0;
   bool told_ready = false;  // the page was told of the first settled frame (main.cpp's frame())
   int pending = 0;       // frames still to draw after the last change or input (drawing on demand)
+  double drawn_at = 0;   // when the last frame was drawn, in glfwGetTime()'s seconds
   bool visible = true;   // false while the page is hidden or the canvas is scrolled out of view
   double figure_height = 0;  // the figure's height in CSS pixels the page was last told (0: none)
   double content_height = 0;  // the one-column lab's, likewise

@@ -171,13 +171,26 @@ void carry_out(App& app, const ui::Request& request) {
 
 // The frame's slices of training (while playing) and of view=cost's measurement. A slice stops
 // after kSliceBudgetMs (a 60 Hz frame), so that with the drawing a frame that trains or
-// measures stays well under 50 ms whatever steps per frame asks; a slice that moved draws again.
+// measures stays well under 50 ms whatever steps per frame asks; a slice that moved draws again
+// (a measurement still running draws its progress every kProgressSeconds: measuring_alone()).
 constexpr double kSliceBudgetMs = 16;
 void advance_runs(App& app) {
   const std::uint64_t trained = app.lab.training().version(), measured = app.lab.experiment().version();
   if (app.lab.training_running()) app.lab.train_advance(kSliceBudgetMs);
   app.lab.measure(kSliceBudgetMs);
-  if (app.lab.training().version() != trained || app.lab.experiment().version() != measured) wake();
+  const bool measured_more = app.lab.experiment().version() != measured && !app.lab.experiment().running();
+  if (app.lab.training().version() != trained || measured_more) wake();
+}
+
+// While view=cost measures and nothing else asks for a frame (no input, no change, no training),
+// a callback only measures, and the progress is drawn twice a second: drawing every
+// callback gave the kernels 16 ms of each frame, and a frame of software rendering on a busy
+// machine took 120–150 ms (the lesson's Measure took 45 s at 1280 × 800 and 58 s on a phone in
+// headless Chromium at load 12; 16 s each since, at load 7–11).
+constexpr double kProgressSeconds = 0.5;
+bool measuring_alone(const App& app) {
+  return app.told_ready && app.pending == 0 && app.lab.experiment().running() && !app.ui.playing &&
+         !app.lab.training_running() && !web_input::animating() && glfwGetTime() - app.drawn_at < kProgressSeconds;
 }
 
 // [SECTION] a key pressed and released between two frames
@@ -339,8 +352,14 @@ void frame() {
 #endif
   if (web_input::animating()) wake();  // a swipe's momentum, a tap's frames
   follow_screen(app);
+  if (measuring_alone(app)) {
+    app.lab.measure(kSliceBudgetMs);
+    if (!app.lab.experiment().running()) wake();  // the result
+    return;
+  }
   if (!busy(app)) return rest();
   app.pending = std::max(0, app.pending - 1);
+  app.drawn_at = glfwGetTime();
 
   ui::Frame drawn = draw_interface(app);
   const bool settles = settled(drawn) || (!app.told_ready && app.frames + 1 >= kFramesToSettle);

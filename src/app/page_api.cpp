@@ -45,7 +45,8 @@ PAGE_API void lab_set_state_json(const char* json, int message) {
   apply_fragment(*g_app, d.fragment, false, d.notes);
 }
 // The interactive items of the last frame (layout()): [{label, kind, x, y, w, h}] in CSS pixels
-// (a heatmap's with valuePx, rowLabels, colLabels and legend: docs/embed.md)
+// (a heatmap's with valuePx, rowLabels, colLabels and legend, a plot's with xTicks and yTicks:
+// docs/embed.md)
 // from the canvas's top left corner (the page adds the canvas's place).
 PAGE_API const char* lab_layout() {
   static std::string text;
@@ -59,6 +60,9 @@ PAGE_API const char* lab_layout() {
       items.back()["rowLabels"] = i.row_labels;
       items.back()["colLabels"] = i.col_labels;
       items.back()["legend"] = i.legend;
+    } else if (i.kind == ui::input::ItemKind::plot) {
+      items.back()["xTicks"] = i.col_labels;
+      items.back()["yTicks"] = i.row_labels;
     }
   }
   text = items.dump();

@@ -144,13 +144,18 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
   // Where a drag pans (zoomed in) or paints, a touch drags instead of scrolling the page.
   const bool zoomable = rows > 24 || cols > 24;
   const bool zoomed = in.shown.w < float(cols) || in.shown.h < float(rows);
-  input::next_item(input::ItemKind::heatmap, spec.title ? spec.title : id, zoomed || spec.paints, zoomable);
-  ImGui::InvisibleButton("plot", ImVec2(at.layout.plot.w, at.layout.plot.h));
+  bool hovered = false;
+  if (!spec.picture) {
+    input::next_item(input::ItemKind::heatmap, spec.title ? spec.title : id, zoomed || spec.paints, zoomable);
+    ImGui::InvisibleButton("plot", ImVec2(at.layout.plot.w, at.layout.plot.h));
+    hovered = ImGui::IsItemHovered();
+    pan_and_zoom(at, spec, zoomable, hovered);
+  }
   ImGui::GetWindowDrawList()->AddImage(gl_texture(image), at.origin, at.plot_end());
-  const bool hovered = ImGui::IsItemHovered();
-  pan_and_zoom(at, spec, zoomable, hovered);
 
   HeatmapHit hit;
+  hit.min = at.top_left;
+  hit.max = ImVec2(at.top_left.x + at.layout.size.w, at.top_left.y + at.layout.size.h);
   if (hovered) {
     const ImGuiIO& io = ImGui::GetIO();
     hit.col = std::clamp(int(view_.x0 + (io.MousePos.x - at.origin.x) / at.layout.cell.w), 0, cols - 1);

@@ -39,6 +39,9 @@ struct HeatmapSpec {
   int focus_row = -1, focus_col = -1;  // the keyboard's cell (accessibility.h), ringed and kept in view
   bool dimmed = false;
   bool paints = false;  // clicks toggle cells (the mask's paint mode): a touch drag does not scroll
+  // A picture only: no item, so no hover, click, zoom or readout, and a finger on it scrolls the
+  // page (cells too small for a finger; what they hold is read elsewhere in the figure).
+  bool picture = false;
   const char* title = nullptr;  // its name in the layout (input/item_layout.h); the id if none
   float max_cell = kMaxCell;  // cell size cap in unscaled pixels (heatmap_layout.h)
   float height = 0;     // height available for the plot (labels and legend excluded)
@@ -47,6 +50,7 @@ struct HeatmapSpec {
 struct HeatmapHit {
   int row = -1, col = -1;  // the hovered cell, or -1
   bool clicked = false;
+  ImVec2 min, max;         // the whole widget, labels and legend: where its readout does not go
 };
 
 class HeatmapView {

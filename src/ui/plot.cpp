@@ -155,7 +155,13 @@ PlotLayout plot_layout(const PlotSpec& spec, const std::vector<PlotSeries>& seri
 
 // [SECTION] drawing: axes, markers, series, legend
 
-void draw_axes(const PlotLayout& l, const PlotSpec& spec, ImDrawList* draw) {
+// The tick labels drawn, as layout() reports them (input/item_layout.h).
+struct TickLabels {
+  std::vector<std::string> x, y;
+};
+
+TickLabels draw_axes(const PlotLayout& l, const PlotSpec& spec, ImDrawList* draw) {
+  TickLabels drawn;
   const ImU32 muted = ImGui::GetColorU32(palette().muted_text), grid = ImGui::GetColorU32(palette().card_border);
   const ImVec2 p0 = l.p0, p1 = l.p1;
   const float scale = l.scale, line = l.line;
@@ -166,6 +172,7 @@ void draw_axes(const PlotLayout& l, const PlotSpec& spec, ImDrawList* draw) {
     draw->AddLine(ImVec2(p0.x, y), ImVec2(p1.x, y), grid);
     const std::string t = tick_text(v, l.ay.log);
     draw->AddText(ImVec2(p0.x - 5 * scale - ImGui::CalcTextSize(t.c_str()).x, y - line * 0.5f), muted, t.c_str());
+    drawn.y.push_back(t);
   }
   float label_px = 0;
   for (double v : {l.ax.lo, l.ax.hi}) label_px = std::max(label_px, ImGui::CalcTextSize(tick_text(v, l.ax.log).c_str()).x);
@@ -180,11 +187,13 @@ void draw_axes(const PlotLayout& l, const PlotSpec& spec, ImDrawList* draw) {
     const float at = std::clamp(x - w * 0.5f, l.top_left.x, p1.x - w);
     if (at < drawn_to + 4 * scale) continue;
     draw->AddText(ImVec2(at, p1.y + 3 * scale), muted, t.c_str());
+    drawn.x.push_back(t);
     drawn_to = at + w;
   }
   const float x_label_w = ImGui::CalcTextSize(spec.x_label.c_str()).x;
   draw->AddText(ImVec2(std::max(p0.x, (p0.x + p1.x - x_label_w) * 0.5f), p1.y + line + 5 * scale), muted,
                 spec.x_label.c_str());
+  return drawn;
 }
 
 // Vertical dashed lines, under the series, from under each one's label down the plot area.
@@ -315,7 +324,7 @@ void plot(const char* id, const PlotSpec& spec, const std::vector<PlotSeries>& s
   ImGui::PushID(id);
   const PlotLayout l = plot_layout(spec, series, markers);
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  draw_axes(l, spec, draw);
+  const TickLabels ticks = draw_axes(l, spec, draw);
   draw_marker_lines(l, draw);
   draw_marker_labels(l, draw);
   draw->PushClipRect(l.p0, l.p1, true);
@@ -327,6 +336,7 @@ void plot(const char* id, const PlotSpec& spec, const std::vector<PlotSeries>& s
   ImGui::SetCursorScreenPos(l.p0);
   input::next_item(input::ItemKind::plot);
   ImGui::InvisibleButton("plot", ImVec2(l.p1.x - l.p0.x, l.p1.y - l.p0.y));
+  input::describe_plot(ImGui::GetID("plot"), ticks.x, ticks.y);
   if (ImGui::IsItemHovered() && !series.empty()) hover_readout(l, spec, series, draw);
   ImGui::SetCursorScreenPos(l.top_left);
   ImGui::Dummy(ImVec2(l.width, l.height()));

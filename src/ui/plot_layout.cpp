@@ -18,8 +18,19 @@ std::vector<double> axis_ticks(double lo, double hi, bool log, bool base2, bool 
   const double raw = (hi - lo) / most, mag = std::pow(10, std::floor(std::log10(raw)));
   double step = raw <= mag ? mag : raw <= 2 * mag ? 2 * mag : raw <= 5 * mag ? 5 * mag : 10 * mag;
   if (integer) step = std::max(step, 1.0);
-  for (double v = std::ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step)
-    out.push_back(std::fabs(v) < step * 1e-9 ? 0 : v);
+  auto fill = [&] {
+    out.clear();
+    for (double v = std::ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step)
+      out.push_back(std::fabs(v) < step * 1e-9 ? 0 : v);
+  };
+  fill();
+  // A step rounded up past half the range can leave one tick (±92 at a step of 100: only 0),
+  // an axis nobody can read a spread from: the next 1-2-5 step down, even past `most`.
+  while (out.size() < 2 && !(integer && step <= 1)) {
+    const double m = step / std::pow(10, std::floor(std::log10(step) + 1e-9));
+    step *= m < 3 ? 0.5 : 0.4;  // 1 → 0.5, 2 → 1, 5 → 2
+    fill();
+  }
   return out;
 }
 

@@ -109,7 +109,7 @@ void stage_card(const lab::Lab& lab, lab::State& next, Memory& ui, lab::Step ste
       ImGui::PushFont(fonts().mono);
       ImGui::TextUnformatted(explain_cell(lab, step, hit.row, hit.col).c_str());
       ImGui::PopFont();
-      end_readout();
+      end_readout(hit.min, hit.max);
     }
     if (hit.clicked) {
       next.query = hit.row;

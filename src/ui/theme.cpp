@@ -1,5 +1,7 @@
 #include "theme.h"
 
+#include <imgui_internal.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -142,6 +144,28 @@ void begin_readout() {
 
 void end_readout() {
   ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+void end_readout(ImVec2 away_min, ImVec2 away_max) {
+  ImGui::PopTextWrapPos();
+  // Dear ImGui placed the tooltip beside the pointer when it began, and sized it for this frame
+  // (its first frame, still unsized, is hidden): move it down or up, with what it has drawn.
+  ImGuiWindow* w = ImGui::GetCurrentWindow();
+  const ImGuiViewport* screen = ImGui::GetMainViewport();
+  const float pad = ImGui::GetStyle().DisplaySafeAreaPadding.y, gap = 4 * ui_scale(), h = w->Size.y;
+  float to = w->Pos.y;
+  if (away_max.y + gap + h <= screen->Pos.y + screen->Size.y - pad) to = away_max.y + gap;
+  else if (away_min.y - gap - h >= screen->Pos.y + pad) to = away_min.y - gap - h;
+  const float by = to - w->Pos.y;
+  if (h > 0 && by != 0) {
+    ImDrawList* draw = w->DrawList;
+    for (ImDrawVert& v : draw->VtxBuffer) v.pos.y += by;
+    for (ImDrawCmd& c : draw->CmdBuffer) c.ClipRect.y += by, c.ClipRect.w += by;
+    for (ImVec4& r : draw->_ClipRectStack) r.y += by, r.w += by;
+    draw->_CmdHeader.ClipRect.y += by, draw->_CmdHeader.ClipRect.w += by;
+    w->Pos.y += by;  // where layout() finds it
+  }
   ImGui::EndTooltip();
 }
 

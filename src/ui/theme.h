@@ -43,5 +43,9 @@ void apply_theme(bool dark, float scale, bool touch);
 // on a phone it stays on the screen rather than running past its edge. Its text goes between.
 void begin_readout();
 void end_readout();
+// The same readout kept off a figure's matrix [away_min, away_max] (its labels and legend): below
+// it, else above it, where the screen has room (else beside the pointer, as end_readout()), so
+// that the row the reader points at, and the rows beside it, stay readable under the finger.
+void end_readout(ImVec2 away_min, ImVec2 away_max);
 
 }  // namespace ui

@@ -1,8 +1,9 @@
-// Figures that show what their text says (issue 34), read from the pixels on screen at 1280 × 800
-// with a mouse and at 390 × 844 with touch: the histogram of q·k widens on screen as d_k grows
-// (its axis stays, only the data change), the gradients dS, dQ and dK fade as the scale
-// multiplier saturates the rows while dA does not, a tap on a cell shows its value within the
-// screen, and a mouse's tooltip goes when the pointer leaves the figure.
+// Figures that show what their text says (issues 34 and 44), read from the pixels on screen at
+// 1280 × 800 with a mouse and at 390 × 844 with touch: the histogram of q·k widens on screen as
+// d_k grows (its axis stays, only the data change, and has ticks to read it by), the gradients
+// dS, dQ and dK fade as the scale multiplier saturates the rows while dA does not, a tap on a
+// cell shows its value within the screen and off the matrices, the tiling figure's targets take
+// a finger, and a mouse's tooltip goes when the pointer leaves the figure.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { centre, findItem, findSteadyItem, frames, launchBrowser, layout, openLab, startServer, touchTap, until } from './harness.mjs';
@@ -68,6 +69,8 @@ for (const [name, device] of Object.entries(DEVICES)) {
         const { page, errors } = await openLab(context, server.url, `view=scaling&dk=${dk}&figure=histograms`);
         const plots = (await layout(page)).filter(i => i.kind === 'plot').sort((a, b) => a.y - b.y || a.x - b.x);
         assert.equal(plots.length, 2, 'the raw and the scaled histograms');
+        // A scale to read the spread from: more than the 0 tick (issue 44).
+        assert.ok(plots[0].xTicks.length > 1, `d_k = ${dk}: the raw histogram's axis reads ${JSON.stringify(plots[0].xTicks)}`);
         extents.push(barExtent(await pixels(page, plots[0])));
         assert.deepEqual(errors, []);
         await page.close();
@@ -103,7 +106,50 @@ for (const [name, device] of Object.entries(DEVICES)) {
       await close();
     }
   });
+
+  test(`a cell's value shows off the matrices, their rows left readable, on a ${name}`, async () => {
+    // The shapes chapter's try-this: point at (tap) the query "black", then read its row.
+    const { context, close } = await launchBrowser(device);
+    try {
+      const { page, errors } = await openLab(context, server.url, 'preset=cross&step=output&figure=scores,output');
+      const maps = (await layout(page)).filter(i => i.kind === 'heatmap');
+      const scores = maps.find(m => m.label === 'S = QKᵀ');
+      const at = [scores.x + scores.w * 0.6, scores.y + scores.h * 1.5 / 4];  // black's row
+      if (device.hasTouch) await touchTap(await context.newCDPSession(page), at);
+      else await page.mouse.move(...at, { steps: 3 });
+      const tip = await until(page, () => window.attentionLab.layout().find(i => i.kind === 'tooltip'));
+      for (const m of maps) {
+        const overlap = Math.min(tip.x + tip.w, m.x + m.w) > Math.max(tip.x, m.x) && Math.min(tip.y + tip.h, m.y + m.h) > Math.max(tip.y, m.y);
+        assert.ok(!overlap, `the value's box ${JSON.stringify(tip)} covers ${m.label} ${JSON.stringify([m.x, m.y, m.w, m.h])}`);
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
 }
+
+test('on a phone every target of the tiling figure is at least 40 px, at its tiles and the try-this\'s smaller ones', async () => {
+  const { context, close } = await launchBrowser(DEVICES.phone);
+  try {
+    for (const tile of [2, 1]) {
+      // The lesson's fig-tiling (web/lesson/figures.html).
+      const { page, errors } = await openLab(context, server.url, `view=tiling&n=8&tile=${tile}&figure=controls,walk,row`);
+      const small = [];
+      for (const i of await layout(page)) {
+        if (i.kind === 'label' || i.kind === 'tooltip') continue;
+        // A map's target is a cell: 8 queries by 8 / tile tiles.
+        const [w, h] = i.kind === 'heatmap' ? [i.w / (8 / tile), i.h / 8] : [i.w, i.h];
+        if (Math.min(w, h) < 40) small.push(`${i.kind} "${i.label}" ${w.toFixed(0)} × ${h.toFixed(0)}`);
+      }
+      assert.deepEqual(small, [], `tile ${tile}`);
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  } finally {
+    await close();
+  }
+});
 
 test('on a phone a tap on a cell shows its value within the screen, and it stays', async () => {
   const { context, close } = await launchBrowser(DEVICES.phone);

@@ -21,7 +21,8 @@ const SHOWN = {
   shapes: { figure: 'fig-projections', kind: 'heatmap' },
   heads: { figure: 'fig-heads', kind: 'heatmap' },
   numerics: { figure: 'fig-stability', kind: 'plot' },
-  cost: { figure: 'fig-tiling', kind: 'heatmap', label: /running max/ },
+  // On a phone its maps are pictures (cells too small for a finger): its plots of a query's steps.
+  cost: { figure: 'fig-tiling', kind: 'plot' },
   training: { figure: 'fig-training', kind: 'button', label: /Play/ },
 };
 // The example each check is about, for the questions about the screen (a score, a weight, an

@@ -4,31 +4,11 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { labSession, openLab } from './harness.mjs';
-import { matmul } from './reference.mjs';
+import { assertClose, attention, matmul } from './reference.mjs';
 
 const session = labSession();
 
 const reshape = (flat, cols) => Array.from({ length: flat.length / cols }, (_, r) => flat.slice(r * cols, r * cols + cols));
-
-// softmax(Q Kᵀ · scale) V in float64.
-function attention(q, k, v, scale) {
-  const scores = q.map(qi => k.map(kj => scale * qi.reduce((s, x, c) => s + x * kj[c], 0)));
-  const weights = scores.map(row => {
-    const max = Math.max(...row);
-    const exps = row.map(x => Math.exp(x - max));
-    const sum = exps.reduce((a, b) => a + b, 0);
-    return exps.map(e => e / sum);
-  });
-  return { scores, weights, output: matmul(weights, v) };
-}
-
-function assertClose(actual, expected, tol, what) {
-  assert.equal(actual.length, expected.length, `${what}: length`);
-  actual.forEach((x, i) => {
-    if (Array.isArray(x)) assertClose(x, expected[i], tol, `${what}[${i}]`);
-    else assert.ok(Math.abs(x - expected[i]) <= tol * Math.max(1, Math.abs(expected[i])), `${what}[${i}]: ${x} vs ${expected[i]}`);
-  });
-}
 
 // The matrices of the CSV export ("matrix,row,col,value"), as nested arrays by name.
 function csvMatrices(csv) {

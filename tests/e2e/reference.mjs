@@ -2,17 +2,19 @@
 // a comparison of nested arrays within a tolerance.
 import assert from 'node:assert/strict';
 
-// softmax(QKᵀ·scale, masked) V in float64, independently of the app.
+// softmax(QKᵀ·scale, masked) V in float64, independently of the app; `scores` as the contract's
+// (scale · Q Kᵀ + M, a blocked entry −∞).
 export function attention(q, k, v, scale, allowed = () => true) {
-  const weights = q.map((qi, i) => {
-    const logits = k.map((kj, j) => (allowed(i, j) ? scale * qi.reduce((s, x, c) => s + x * kj[c], 0) : -Infinity));
+  const scores = q.map((qi, i) =>
+    k.map((kj, j) => (allowed(i, j) ? scale * qi.reduce((s, x, c) => s + x * kj[c], 0) : -Infinity)));
+  const weights = scores.map(logits => {
     const max = Math.max(...logits);
     const exps = logits.map(x => (x === -Infinity ? 0 : Math.exp(x - max)));
     const sum = exps.reduce((a, b) => a + b, 0);
     return exps.map(e => e / sum);
   });
   const output = weights.map(w => v[0].map((_, c) => w.reduce((s, wj, j) => s + wj * v[j][c], 0)));
-  return { weights, output };
+  return { scores, weights, output };
 }
 
 // A · B for nested arrays, in float64.

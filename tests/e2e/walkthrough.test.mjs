@@ -3,29 +3,9 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { centre, click, findItem, frames, labSession, openLab, until } from './harness.mjs';
+import { assertClose, attention } from './reference.mjs';
 
 const PRESETS = ['causal-3x2', 'saturation', 'random', 'cross', 'padding'];
-
-// softmax(QKᵀ·scale + causal mask) V in float64, written here independently of the app.
-function attention(q, k, v, scale, causal) {
-  const weights = q.map((qi, i) => {
-    const logits = k.map((kj, j) => (causal && j > i ? -Infinity : scale * qi.reduce((s, x, c) => s + x * kj[c], 0)));
-    const max = Math.max(...logits);
-    const exps = logits.map(x => Math.exp(x - max));
-    const sum = exps.reduce((a, b) => a + b, 0);
-    return exps.map(e => e / sum);
-  });
-  const output = weights.map(w => v[0].map((_, c) => w.reduce((s, wj, j) => s + wj * v[j][c], 0)));
-  return { weights, output };
-}
-
-function assertClose(actual, expected, tol, what) {
-  assert.equal(actual.length, expected.length, `${what}: length`);
-  actual.forEach((x, i) => {
-    if (Array.isArray(x)) assertClose(x, expected[i], tol, `${what}[${i}]`);
-    else assert.ok(Math.abs(x - expected[i]) <= tol, `${what}[${i}]: ${x} vs ${expected[i]}`);
-  });
-}
 
 // Every row of a (possibly batched) weights tensor: the leaves' parents.
 function rows(t) { return Array.isArray(t[0]) ? t.flatMap(rows) : [t]; }
@@ -47,7 +27,7 @@ test('causal-3x2: weights and output match an independent float64 computation', 
   const { page, errors } = await openLab(session.browser.context, session.server.url, 'preset=causal-3x2');
   const trace = await page.evaluate(() => window.attentionLab.trace());
   const x = [[1, 0], [2, 0], [3, 0]];
-  const expected = attention(x, x, x, 1 / Math.sqrt(2), true);
+  const expected = attention(x, x, x, 1 / Math.sqrt(2), (i, j) => j <= i);
   assertClose(trace.weights, expected.weights, 1e-5, 'weights');
   assertClose(trace.output, expected.output, 1e-5, 'output');
   // The lesson's worked example, last row: the weights and the output's first coordinate.

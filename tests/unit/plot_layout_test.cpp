@@ -89,3 +89,13 @@ TEST(PlotLayout, IntegerAxesTickOnlyWholeNumbers) {
   EXPECT_EQ(ui::axis_ticks(0, 100, false, false, true, 5), (std::vector<double>{0, 20, 40, 60, 80, 100}));
   EXPECT_EQ(ui::axis_ticks(64, 4096, true, true, false, 4), (std::vector<double>{64, 256, 1024, 4096}));
 }
+
+TEST(PlotLayout, ALinearAxisNeverShowsASingleTick) {
+  // The raw histogram of q·k (±4√512 and half a bin, labels about 70 px in 290 px): room for
+  // two labels rounded the step up to 100 and left only 0. The next step down reads the spread.
+  EXPECT_EQ(ui::axis_ticks(-92.3, 92.3, false, false, false, 2), (std::vector<double>{-50, 0, 50}));
+  EXPECT_EQ(ui::axis_ticks(-9.2, 9.2, false, false, false, 1), (std::vector<double>{-5, 0, 5}));
+  EXPECT_EQ(ui::axis_ticks(0.3, 1.7, false, false, false, 1), (std::vector<double>{0.5, 1, 1.5}));
+  // Counts never step below 1: a single count keeps its one tick.
+  EXPECT_EQ(ui::axis_ticks(-0.5, 0.5, false, false, true, 2), (std::vector<double>{0}));
+}

@@ -145,6 +145,7 @@ HeatmapHit map(Memory& ui, const lab::Lab& lab, const char* id, const MapSpec& s
   h.col_label = spec.cols;
   h.highlight_row = spec.highlight_row;
   h.zoom_to_read = spec.zoom_to_read;
+  h.picture = spec.picture;
   h.height = spec.height > 0 ? spec.height : ImGui::GetContentRegionAvail().y;
   return ui.experiment_maps[id].draw(id, h);
 }

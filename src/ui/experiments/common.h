@@ -79,6 +79,7 @@ struct MapSpec {
   Labels rows, cols;
   int highlight_row = -1;
   bool zoom_to_read = false;   // HeatmapSpec::zoom_to_read
+  bool picture = false;        // HeatmapSpec::picture
   float height = 0;            // room for the heatmap with its labels; 0: the rest of the card
   std::uint64_t version = 0;   // changes whenever *values does; 0: the experiment's version
 };

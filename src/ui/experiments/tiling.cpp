@@ -11,6 +11,13 @@
 #include "tiling.h"
 
 namespace ui::views {
+namespace {
+
+// The walk's three maps side by side in a phone's column: cells a few pixels wide, too small
+// for a finger, so there they are pictures, and the row's plots carry the numbers.
+bool walk_narrow(const Grid& grid) { return grid.width() < 200 * ui_scale(); }
+
+}  // namespace
 
 void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const experiments::TilingData& d = *lab.experiment().get<experiments::TilingData>();
@@ -34,8 +41,10 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
          ImGui::SetNextItemWidth(tile_w);
          if (ImGui::SliderInt(tr("keys per tile"), &tile, 1, d.n)) next.tile = tile;
          const std::string problem = i18n::format(
-             device_hint(ui, N_("Tiles: %d; d_k = d_v = %d, scale 1/√d_k, seed %u. Selected query: q%d (click a row)."),
-                         N_("Tiles: %d; d_k = d_v = %d, scale 1/√d_k, seed %u. Selected query: q%d (tap a row).")),
+             walk_narrow(Grid(3, 90))
+                 ? tr("Tiles: %d; d_k = d_v = %d, scale 1/√d_k, seed %u. Query q%d is plotted below.")
+                 : device_hint(ui, N_("Tiles: %d; d_k = d_v = %d, scale 1/√d_k, seed %u. Selected query: q%d (click a row)."),
+                               N_("Tiles: %d; d_k = d_v = %d, scale 1/√d_k, seed %u. Selected query: q%d (tap a row).")),
              w.tiles, d.dk, d.seed, lab.state().query);
          notice(problem.c_str());
          if (w.tiles == 1)
@@ -46,7 +55,7 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
          // as the lesson's recurrence writes them), so that the sliders, the walk and the row's
          // plots are on one screen.
          Grid grid(3, 90);
-         const bool narrow = grid.width() < 200 * scale;
+         const bool narrow = walk_narrow(grid);
          const float h = narrow ? 140 : std::clamp(grid.width() * 0.9f, 200 * scale, 420 * scale) / scale;
          const struct {
            const char* id;
@@ -72,6 +81,7 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
            spec.rows = indexed("q");
            spec.cols = indexed("t");
            spec.highlight_row = lab.state().query;
+           spec.picture = narrow;
            const HeatmapHit hit = map(ui, lab, card.id, spec);
            if (hit.clicked) next.query = hit.row;
            if (hit.row >= 0) {
@@ -79,7 +89,7 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
              ImGui::Text(tr("q%d after tile %d: m = %s, max of this tile %s, rescale %s, l = %s"), hit.row, hit.col,
                          num(w.running_max(hit.row, hit.col)).c_str(), num(w.tile_max(hit.row, hit.col)).c_str(),
                          num(w.rescale(hit.row, hit.col)).c_str(), num(w.running_sum(hit.row, hit.col)).c_str());
-             end_readout();
+             end_readout(hit.min, hit.max);
            }
            grid.end();
          }
@@ -112,8 +122,11 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
          spec.x_label = tr("tile");
          spec.integer_x = true;
          spec.y_label = "l";
-         plot_card(row, "row sum", card_height(plot_h, 1), i18n::format(tr("Query q%d: running sum l"), q), "",
-                   spec, {{tr("running sum l"), tiles, sum, PlotSeries::Style::line, 2, true}});
+         // Its title says where l ends, the number the lesson asks for as the tiles change: read
+         // without pointing at the last point (a target a few pixels wide on a phone).
+         plot_card(row, "row sum", card_height(plot_h, 1),
+                   i18n::format(tr("Query q%d: l ends at %s"), q, num(sum.back()).c_str()), "", spec,
+                   {{tr("running sum l"), tiles, sum, PlotSeries::Style::line, 2, true}});
        }},
       {"outputs", [&] {
          // The result against the reference.

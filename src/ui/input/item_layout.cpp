@@ -86,6 +86,13 @@ void describe_heatmap(ImGuiID id, float value_em, const std::vector<std::string>
   r->item.legend = legend;
 }
 
+void describe_plot(ImGuiID id, const std::vector<std::string>& x_ticks, const std::vector<std::string>& y_ticks) {
+  Recorded* r = find(id);
+  if (!r) return;  // out of view
+  r->item.col_labels = x_ticks;
+  r->item.row_labels = y_ticks;
+}
+
 void describe_label(std::string_view text, ImVec2 min, ImVec2 max) {
   const ImGuiWindow* window = ImGui::GetCurrentWindow();
   if (!window->ClipRect.Overlaps(ImRect(min, max))) return;  // out of view

@@ -31,6 +31,7 @@ struct Item {
   bool zooms = false; // a heatmap that Ctrl+wheel and a pinch zoom
   // A heatmap's text: its cell values' em in framebuffer pixels (0: no values written), the
   // row and column labels it shows, in order, and its colour scale's two ends as written.
+  // A plot's: its y axis's tick labels as row labels, its x axis's as column labels.
   float value_em = 0;
   std::vector<std::string> row_labels, col_labels, legend;
   // Where only parts of it grab (the geometry plane's arrow tips): a drag starting within
@@ -49,6 +50,9 @@ void next_item(ItemKind kind, std::string_view label = {}, bool grabs = false, b
 // What the heatmap drawn as item `id` in this frame writes (Item's value_em, labels and legend).
 void describe_heatmap(ImGuiID id, float value_em, const std::vector<std::string>& row_labels,
                       const std::vector<std::string>& col_labels, const std::vector<std::string>& legend = {});
+
+// The tick labels the plot drawn as item `id` in this frame writes on its x and y axes.
+void describe_plot(ImGuiID id, const std::vector<std::string>& x_ticks, const std::vector<std::string>& y_ticks);
 
 // A text that is not a control but whose place tests read (a table's column heading): an item
 // of kind `label` over [min, max], the box the text takes (item_at never finds it).
