@@ -89,7 +89,7 @@ int one_at_a_time(Memory& ui, const char* id, bool narrow, const std::vector<std
   ImGui::PushID(id);
   int& one = *ImGui::GetStateStorage()->GetIntRef(ImGui::GetID("shown"), 0);
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float gap = style.ItemSpacing.x, avail = ImGui::GetContentRegionAvail().x;
+  const float gap = style.ItemInnerSpacing.x, avail = ImGui::GetContentRegionAvail().x;  // one control's parts
   // All in one row (with less padding around the names if that makes them fit), in two where a
   // name would not fit its share of one.
   float widest = 0;
