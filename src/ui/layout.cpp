@@ -139,14 +139,36 @@ void text_wrapped(std::string_view text) {
   ImGui::TextUnformatted(lines.data(), lines.data() + lines.size());
 }
 
-void heading(std::string_view title) {
+float text_wrapped_height(std::string_view text, float width) {
+  const std::string lines = text::wrap_at_spaces(text, width, text_width);
+  return ImGui::CalcTextSize(lines.data(), lines.data() + lines.size()).y + ImGui::GetStyle().ItemSpacing.y;
+}
+
+namespace {
+
+// Pushes the heading font for `title`, unless a word of it is wider than `width` (a formula such
+// as e^(m−m') over a phone's narrow map would be cut at the card's edge): then the body font
+// stays. True when pushed (to be popped).
+bool push_heading_font(std::string_view title, float width) {
   ImGui::PushFont(fonts().heading);
-  // A word wider than the card (a formula such as e^(m−m') over a phone's narrow map) would be
-  // cut at its edge: such a title steps down to the body font.
-  const bool fits = widest_word(title) <= wrap_width();
+  const bool fits = widest_word(title) <= width;
   if (!fits) ImGui::PopFont();
+  return fits;
+}
+
+}  // namespace
+
+void heading(std::string_view title) {
+  const bool pushed = push_heading_font(title, wrap_width());
   text_wrapped(title);
-  if (fits) ImGui::PopFont();
+  if (pushed) ImGui::PopFont();
+}
+
+float heading_height(std::string_view title, float width) {
+  const bool pushed = push_heading_font(title, width);
+  const float height = text_wrapped_height(title, width);
+  if (pushed) ImGui::PopFont();
+  return height;
 }
 
 void table_column_wrapped(const char* name, float content_w) {

@@ -120,12 +120,13 @@ int place_markers(PlotLayout& l, const PlotSpec& spec, const std::vector<PlotMar
   return marker_label_rows(places);
 }
 
+// The widget's layout at `top_left`, `width` wide and `total` tall (legend included).
 PlotLayout plot_layout(const PlotSpec& spec, const std::vector<PlotSeries>& series,
-                       const std::vector<PlotMarker>& markers) {
+                       const std::vector<PlotMarker>& markers, ImVec2 top_left, float width, float total) {
   PlotLayout l;
   l.scale = ui_scale(), l.line = ImGui::GetTextLineHeight();
-  l.top_left = ImGui::GetCursorScreenPos();
-  l.width = ImGui::GetContentRegionAvail().x;
+  l.top_left = top_left;
+  l.width = width;
   // The legend wraps under the plot: measure its rows first.
   l.swatch = l.line * 1.2f, l.gap = 12 * l.scale;
   int legend_rows = series.empty() || !spec.legend ? 0 : 1;
@@ -139,7 +140,6 @@ PlotLayout plot_layout(const PlotSpec& spec, const std::vector<PlotSeries>& seri
   data_ranges(spec, series, l.ax, l.ay);
   // Plot area: y tick labels and the rotated-free y label (above the axis) on the left.
   float tick_w = 0;
-  const float total = spec.height > 0 ? spec.height * l.scale : ImGui::GetContentRegionAvail().y;
   const float y_room = total - l.legend_h - l.line * 4.0f - 8 * l.scale;
   for (double v : ticks(l.ay, false, false, y_room, l.line * 2.2f))
     tick_w = std::max(tick_w, ImGui::CalcTextSize(tick_text(v, l.ay.log).c_str()).x);
@@ -319,10 +319,25 @@ ImU32 plot_colour(int index) {
   return palette().dark ? dark[i] : light[i];
 }
 
+float plot_height(const PlotSpec& spec, const std::vector<PlotSeries>& series, const std::vector<PlotMarker>& markers,
+                  float width, float area) {
+  // What the widget takes besides its area (the legend's rows, the markers' rows, the axes'
+  // lines) depends on the area's height only through the y ticks' widths: laid out at a height
+  // that leaves room to spare, then at the height that gives.
+  float total = area + 1000 * ui_scale();
+  for (int pass = 0; pass < 2; ++pass) {
+    const PlotLayout l = plot_layout(spec, series, markers, ImVec2(0, 0), width, total);
+    total += area - (l.p1.y - l.p0.y);
+  }
+  return total;
+}
+
 void plot(const char* id, const PlotSpec& spec, const std::vector<PlotSeries>& series,
           const std::vector<PlotMarker>& markers) {
   ImGui::PushID(id);
-  const PlotLayout l = plot_layout(spec, series, markers);
+  const float total = spec.height > 0 ? spec.height * ui_scale() : ImGui::GetContentRegionAvail().y;
+  const PlotLayout l =
+      plot_layout(spec, series, markers, ImGui::GetCursorScreenPos(), ImGui::GetContentRegionAvail().x, total);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const TickLabels ticks = draw_axes(l, spec, draw);
   draw_marker_lines(l, draw);

@@ -42,6 +42,11 @@ ImU32 plot_colour(int index);
 void plot(const char* id, const PlotSpec& spec, const std::vector<PlotSeries>& series,
           const std::vector<PlotMarker>& markers = {});
 
+// The widget's height, `width` wide, when its plot area (inside the axes) is `area` tall: what
+// a card needs under its title for a plot that stays readable in a narrow column.
+float plot_height(const PlotSpec& spec, const std::vector<PlotSeries>& series, const std::vector<PlotMarker>& markers,
+                  float width, float area);
+
 // A std::vector of any numbers as doubles (the experiments keep floats and ints).
 template <class Container>
 std::vector<double> doubles(const Container& values) {

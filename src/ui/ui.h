@@ -109,6 +109,10 @@ void scroll_to_here(Memory& ui);
 // As ImGui::TextWrapped("%s", text), but broken between words only: never inside a number
 // (text/wrap.h).
 void text_wrapped(std::string_view text);
+// The height text_wrapped() (heading()) gives `text` in a column `width` pixels wide, with the
+// spacing after it: what a card holds above its plot, measured before the card begins.
+float text_wrapped_height(std::string_view text, float width);
+float heading_height(std::string_view title, float width);
 // A card's title in the heading font, wrapped so: on two lines in a narrow card rather than
 // cut at its edge.
 void heading(std::string_view title);

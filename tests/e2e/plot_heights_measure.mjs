@@ -6,8 +6,9 @@
 // lesson's phone, a documentation theme's column), with touch: each figure's height once its
 // instance has told it, and the height of each of its plot areas (the items of kind "plot" in
 // the instance's layout(): the area inside the axes, CSS pixels).
-// WIDTHS=390 or FIGURES=fig-scaling,fig-training narrow the run.
-import { startServer, launchBrowser, until } from './harness.mjs';
+// WIDTHS=390 or FIGURES=fig-scaling,fig-training narrow the run; PAGE=leccion.html measures the
+// Spanish page; MOUSE=1 measures with a mouse (a laptop); SHOTS=dir also saves each figure's picture there (dir/<width>-<id>.png).
+import { frames, startServer, launchBrowser, until } from './harness.mjs';
 import { figureHeight, openLesson } from './lesson_frames.mjs';
 
 const widths = (process.env.WIDTHS || '320,390,692').split(',').map(Number);
@@ -15,14 +16,22 @@ const ids = (process.env.FIGURES || 'fig-scaling,fig-stability,fig-tiling,fig-co
 const server = await startServer();
 try {
   for (const width of widths) {
-    const { context, close } = await launchBrowser({ viewport: { width, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
+    const touch = { deviceScaleFactor: 2, hasTouch: true, isMobile: true };
+    const { context, close } = await launchBrowser({ viewport: { width, height: 844 }, ...(process.env.MOUSE ? {} : touch) });
     try {
-      const page = await openLesson(context, server);
+      const page = await openLesson(context, server, process.env.PAGE);
       for (const id of ids) {
         const height = await figureHeight(page, id);
         const frame = await (await page.locator('#' + id).locator('iframe').elementHandle()).contentFrame();
         const plots = await until(frame, () => window.attentionLab.layout().filter((i) => i.kind === 'plot').map((i) => Math.round(i.h)));
         const column = await page.evaluate((id) => document.getElementById(id).getBoundingClientRect().width, id);
+        if (process.env.SHOTS) {
+          // The screen with the figure at its top (an element's own screenshot resizes the
+          // page, which restarts the figure).
+          await page.evaluate((id) => document.getElementById(id).scrollIntoView({ block: 'start' }), id);
+          await frames(page, 10);
+          await page.screenshot({ path: `${process.env.SHOTS}/${width}-${id}.png` });
+        }
         console.log(`${width} px (column ${Math.round(column)}) ${id}: figure ${Math.round(height)} px, plots ${plots.join(', ')} px`);
       }
     } finally {

@@ -70,11 +70,50 @@ void beside_if_room(float field, const char* label) {
 void plot_card(Grid& grid, const char* id, float height, const std::string& title, const std::string& note,
                const PlotSpec& spec, const std::vector<PlotSeries>& series,
                const std::vector<PlotMarker>& markers) {
-  grid.begin(id, height);
-  heading(title.c_str());
+  // Never lower than keeps the plot area kLeastPlotArea tall under its title and note, however
+  // they wrap in a narrow card.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float inner = grid.width() - 2 * style.WindowPadding.x;
+  const float least = 2 * style.WindowPadding.y + (title.empty() ? 0 : heading_height(title, inner)) +
+                      (note.empty() ? 0 : text_wrapped_height(note, inner)) +
+                      plot_height(spec, series, markers, inner, kLeastPlotArea * ui_scale());
+  grid.begin(id, std::max(height, least));
+  if (!title.empty()) heading(title.c_str());
   if (!note.empty()) notice(note.c_str());
   plot(id, spec, series, markers);
   grid.end();
+}
+
+int one_at_a_time(Memory& ui, const char* id, bool narrow, const std::vector<std::string>& names) {
+  if (!narrow) return -1;
+  ImGui::PushID(id);
+  int& one = *ImGui::GetStateStorage()->GetIntRef(ImGui::GetID("shown"), 0);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float gap = style.ItemInnerSpacing.x, avail = ImGui::GetContentRegionAvail().x;  // one control's parts
+  // All in one row (with less padding around the names if that makes them fit), in two where a
+  // name would not fit its share of one.
+  float widest = 0;
+  for (const std::string& name : names) widest = std::max(widest, ImGui::CalcTextSize(name.c_str()).x);
+  int per_row = int(names.size());
+  const auto share = [&] { return (avail - gap * float(per_row - 1)) / float(per_row); };
+  const float pad = std::min(style.FramePadding.x, (share() - widest) / 2);
+  if (pad < 4 * ui_scale()) per_row = (per_row + 1) / 2;
+  const float width = share();
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(std::max(pad, 4 * ui_scale()), style.FramePadding.y));
+  for (int i = 0; i < int(names.size()); ++i) {
+    if (i % per_row) ImGui::SameLine(0, gap);
+    const bool current = i == one;
+    if (current) ImGui::PushStyleColor(ImGuiCol_Button, palette().accent);
+    if (current) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
+    if (ImGui::Button(names[std::size_t(i)].c_str(), ImVec2(width, 0)) && !current) {
+      one = i;
+      ui.requests.emplace_back(request::DrawAgain{});  // the card shown changes in the next frame
+    }
+    if (current) ImGui::PopStyleColor(2);
+  }
+  ImGui::PopStyleVar();
+  ImGui::PopID();
+  return one;
 }
 
 bool parameters_ok(const lab::Lab& lab) {

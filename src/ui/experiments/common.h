@@ -47,6 +47,7 @@ class Grid {
  public:
   Grid(int count, float min_width);
   float width() const { return width_; }
+  int per_row() const { return per_row_; }
   void begin(const char* id, float height);  // a card of the grid's width, `height` pixels
   void end();
 
@@ -55,10 +56,23 @@ class Grid {
   float width_ = 0;
 };
 
-// A card of the grid holding one plot under its title and, unless empty, a muted note.
+// The least height (unscaled pixels) of a card's plot area, inside its axes: three y ticks
+// (2.2 text lines apart) and a curve's shape between them.
+inline constexpr float kLeastPlotArea = 90;
+
+// A card of the grid holding one plot under its title and a muted note (each unless empty); taller
+// than `height` where that would leave the plot area less than kLeastPlotArea.
 void plot_card(Grid& grid, const char* id, float height, const std::string& title, const std::string& note,
                const PlotSpec& spec, const std::vector<PlotSeries>& series,
                const std::vector<PlotMarker>& markers = {});
+
+// Where a column is too narrow (`narrow`: a phone's) for a group of plot cards to be read
+// together at kLeastPlotArea each, they show one at a time behind buttons above them, one per
+// name, each a finger's target (in one row, two where a name would not fit): returns the index
+// of the one shown (kept per `id` in the window). Elsewhere draws nothing and returns -1: every
+// card shows.
+int one_at_a_time(Memory& ui, const char* id, bool narrow, const std::vector<std::string>& names);
+inline bool shown(int one, int i) { return one < 0 || one == i; }
 
 // The height of a card holding `content` unscaled pixels under `lines` lines of text.
 float card_height(float content, int lines);

@@ -134,11 +134,14 @@ void table(const experiments::CostData& d) {
 }
 
 // The four plots: time, achieved rate, memory and arithmetic intensity as n grows; or, with
-// `all` false, time and memory only (a figure one screen tall on a phone).
-void plots(const experiments::CostData& d, bool all) {
+// `all` false, time and memory only (a figure one screen tall on a phone): side by side down to
+// a documentation theme's column, on a phone one at a time behind buttons naming them.
+void plots(const experiments::CostData& d, bool all, Memory& ui) {
   const std::vector<double> n = doubles(d.sizes), mem_n = doubles(d.memory_n);
   const double n0 = n.front(), n1 = n.back();
-  Grid grid(all ? 4 : 2, 350);  // two plots a row in a lesson's 768-pixel column
+  const float least = all ? 350 : 300;  // two plots a row in a lesson's 768-pixel column
+  const int one = one_at_a_time(ui, "plots", !all && Grid(2, least).per_row() < 2, {tr("time"), tr("memory")});
+  Grid grid(all ? 4 : one < 0 ? 2 : 1, least);
   // On a phone (one under the other) the time plot, with a shorter legend, lower: both and the
   // Measure button on one screen.
   const bool narrow = grid.width() < 380 * ui_scale();
@@ -166,7 +169,8 @@ void plots(const experiments::CostData& d, bool all) {
   std::vector<PlotSeries> times = both(n, tr("reference"), d.reference_ms, tr("tiled"), d.tiled_ms);
   times.push_back(quadratic_guide(tr("∝ n² (reference)"), d.sizes, d.reference_ms, 4));
   times.push_back(quadratic_guide(tr("∝ n² (tiled)"), d.sizes, d.tiled_ms, 0));
-  plot_card(grid, "time", time_h, tr("Time per call"), slopes + " " + tr("Each point is the median of 3 to 5 passes."), time,
+  if (shown(one, 0))
+    plot_card(grid, "time", time_h, tr("Time per call"), slopes + " " + tr("Each point is the median of 3 to 5 passes."), time,
             times);
 
   if (all) {
@@ -198,7 +202,8 @@ void plots(const experiments::CostData& d, bool all) {
       marks.push_back({mem_n[i], tr("reference does not fit"), 4});
       break;
     }
-  plot_card(grid, "memory", h, tr("Memory of one head"),
+  if (shown(one, 1))
+    plot_card(grid, "memory", h, tr("Memory of one head"),
             i18n::format(tr("One reference call holds %s at n = %d; the tiled kernel %s at every n. A model has many "
                             "heads and layers."),
                          bytes_text(experiments::reference_bytes(d.sizes.back())).c_str(), d.sizes.back(),
@@ -231,8 +236,8 @@ void cost(const lab::Lab& lab, lab::State& next, Memory& ui) {
                    "4n²d_k FLOPs: doubling n quadruples the work."));
        }},
       {"controls", [&] { controls(d, lab.state(), next, ui); }},
-      {"plots", [&] { plots(d, true); }},
-      {"time-memory", [&] { plots(d, false); }, true},
+      {"plots", [&] { plots(d, true, ui); }},
+      {"time-memory", [&] { plots(d, false, ui); }, true},
       {"table", [&] {
          table(d);
          notice(tr("Flash attention does the same FLOPs as the reference; it moves fewer bytes and holds no n × n "

@@ -51,38 +51,48 @@ void scaling(const lab::Lab& lab, lab::State& next, Memory& ui) {
          ImGui::PopTextWrapPos();
        }},
       {"histograms", [&] {
-         Grid hist(2, 300);
-         // Lower one under the other on a phone: the slider and both on one screen.
+         // Side by side where each is at least 300 pixels wide, lower under 380; on a phone one
+         // at a time behind buttons naming them: the slider, a histogram and the weights on one
+         // screen.
+         const bool narrow = Grid(2, 300).per_row() < 2;
+         const int one = one_at_a_time(ui, "histograms", narrow, {"q·k", "q·k / √d_k"});
+         Grid hist(narrow ? 1 : 2, 300);
          const float h1 = card_height(hist.width() < 380 * ui_scale() ? 120 : 230, 2);
-         histogram_card(hist, "raw", tr("q·k before scaling"), d.raw,
-                        i18n::format(tr("measured variance %s; the argument predicts d_k = %d"),
-                                     num(float(d.variance_raw)).c_str(), d.dk),
-                        "N(0, d_k)", "q·k", h1);
-         histogram_card(hist, "scaled", "q·k / √d_k", d.scaled,
-                        i18n::format(tr("measured variance %s; the argument predicts 1"), num(float(d.variance_scaled)).c_str()),
-                        "N(0, 1)", "q·k / √d_k", h1);
+         if (shown(one, 0))
+           histogram_card(hist, "raw", tr("q·k before scaling"), d.raw,
+                          i18n::format(tr("measured variance %s; the argument predicts d_k = %d"),
+                                       num(float(d.variance_raw)).c_str(), d.dk),
+                          "N(0, d_k)", "q·k", h1);
+         if (shown(one, 1))
+           histogram_card(hist, "scaled", "q·k / √d_k", d.scaled,
+                          i18n::format(tr("measured variance %s; the argument predicts 1"),
+                                       num(float(d.variance_scaled)).c_str()),
+                          "N(0, 1)", "q·k / √d_k", h1);
        }},
       {"weights", [&] {
          // Query 0's weights under each scale: one peak, a spread, or a flat line. Three in a row
-         // even on a phone, so that the figure with its slider stays one screen tall; a narrow
-         // card says only the largest weight.
-         Grid weights(3, 100);
-         const bool narrow = weights.width() < 200 * ui_scale();
+         // where each card is at least 200 pixels wide; on a phone, one at a time behind the
+         // scales' buttons, at the column's width (a third of it leaves the plot a sliver).
+         const bool narrow = Grid(3, 100).width() < 200 * ui_scale();
+         const int one = one_at_a_time(ui, "weights", narrow, {tr(kScaleLabels[0]), tr(kScaleLabels[1]), tr(kScaleLabels[2])});
+         Grid weights(narrow ? 1 : 3, 100);
          std::vector<double> keys(d.scales[0].sample_weights.size());
          for (std::size_t j = 0; j < keys.size(); ++j) keys[j] = double(j);
          for (int m = 0; m < 3; ++m) {
+           if (!shown(one, m)) continue;
            const experiments::ScaleSeries& s = d.scales[std::size_t(m)];
            const float top = *std::max_element(s.sample_weights.begin(), s.sample_weights.end());
            PlotSpec spec;
            spec.x_label = tr("key");
            spec.integer_x = true;
-           spec.legend = !narrow;  // "query 0's weights" is wider than a phone's third of the column
            spec.y_label = tr("weight");
            // The scale and the largest weight a line each (the legend names query 0), rather
-           // than one sentence wrapped mid-phrase in a third of the column.
-           std::string note = i18n::format(tr("largest weight %s"), num(top).c_str());
-           if (!narrow) note = i18n::format(tr("scale %s"), num(s.scale).c_str()) + "\n" + note;
-           plot_card(weights, s.name.c_str(), narrow ? card_height(130, 3) : card_height(170, 2), tr(kScaleLabels[m]), note, spec,
+           // than one sentence wrapped mid-phrase.
+           const std::string note = i18n::format(tr("scale %s"), num(s.scale).c_str()) + "\n" +
+                                    i18n::format(tr("largest weight %s"), num(top).c_str());
+           // On a phone the least height that keeps the plot readable (plot_card's floor), and
+           // no title: the button above names the scale.
+           plot_card(weights, s.name.c_str(), narrow ? 0 : card_height(170, 2), narrow ? "" : tr(kScaleLabels[m]), note, spec,
                      {{tr("query 0's weights"), keys, doubles(s.sample_weights), PlotSeries::Style::bars, m}});
          }
        }},

@@ -50,19 +50,25 @@ void stability(const lab::Lab& lab, lab::State&, Memory& ui) {
            exps.push_back({label_of(s), x, doubles(s.largest_exp), style, colour});
            tops.push_back({label_of(s), x, doubles(s.max_weight), style, colour});
          }
-         Grid grid(2, 340);
-         // Lower one under the other on a phone: both plots and the thresholds on one screen.
+         // Side by side down to a documentation theme's column, lower where narrower than 380
+         // pixels each; on a phone one at a time behind buttons naming them: both plots and the
+         // thresholds on one screen.
+         const bool narrow = Grid(2, 300).per_row() < 2;
+         const int one = one_at_a_time(ui, "plots", narrow, {tr("largest e^(…)"), tr("weight")});
+         Grid grid(narrow ? 1 : 2, 300);
          const float h = card_height(grid.width() < 380 * ui_scale() ? 180 : 280, 2);
          PlotSpec spec;
          spec.x_label = tr("largest score (magnitude)");
          spec.y_label = tr("largest e^(…)");
          spec.log_y = true;
-         plot_card(grid, "exp", h, tr("The row's largest exponential"), tr("Log axis; a line stops where the value is ∞."),
+         if (shown(one, 0))
+           plot_card(grid, "exp", h, tr("The row's largest exponential"), tr("Log axis; a line stops where the value is ∞."),
                    spec, exps, limits);
          spec.y_label = tr("weight");
          spec.log_y = false;
          spec.y_max = 1.05;
-         plot_card(grid, "weight", h, tr("The top key's weight"), tr("A line stops where the weight is NaN."), spec, tops,
+         if (shown(one, 1))
+           plot_card(grid, "weight", h, tr("The top key's weight"), tr("A line stops where the weight is NaN."), spec, tops,
                    limits);
        }},
       {"thresholds", [&] {

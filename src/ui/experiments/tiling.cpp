@@ -16,6 +16,8 @@ namespace {
 // The walk's three maps side by side in a phone's column: cells a few pixels wide, too small
 // for a finger, so there they are pictures, and the row's plots carry the numbers.
 bool walk_narrow(const Grid& grid) { return grid.width() < 200 * ui_scale(); }
+// The walk's grid: three in a row down to a 320-pixel phone's 288-pixel column.
+Grid walk_grid() { return Grid(3, 80); }
 
 }  // namespace
 
@@ -41,7 +43,7 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
          ImGui::SetNextItemWidth(tile_w);
          if (ImGui::SliderInt(tr("keys per tile"), &tile, 1, d.n)) next.tile = tile;
          const std::string problem = i18n::format(
-             walk_narrow(Grid(3, 90))
+             walk_narrow(walk_grid())
                  ? tr("Tiles: %d; d_k = d_v = %d, scale 1/√d_k, seed %u. Query q%d is plotted below.")
                  : device_hint(ui, N_("Tiles: %d; d_k = d_v = %d, scale 1/√d_k, seed %u. Selected query: q%d (click a row)."),
                                N_("Tiles: %d; d_k = d_v = %d, scale 1/√d_k, seed %u. Selected query: q%d (tap a row).")),
@@ -54,7 +56,7 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
          // The three maps in one row, even on a phone (there lower, titled by their symbols alone,
          // as the lesson's recurrence writes them), so that the sliders, the walk and the row's
          // plots are on one screen.
-         Grid grid(3, 90);
+         Grid grid = walk_grid();
          const bool narrow = walk_narrow(grid);
          const float h = narrow ? 140 : std::clamp(grid.width() * 0.9f, 200 * scale, 420 * scale) / scale;
          const struct {
@@ -104,16 +106,20 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
            rescale.push_back(w.rescale(q, t));
            sum.push_back(w.running_sum(q, t));
          }
-         Grid row(2, 340);
-         // Lower on a phone, one under the other; titles short enough for one line there (the
-         // x axis says "tile"), so the plot keeps the room its legend needs.
+         // Side by side down to a documentation theme's column, lower where narrower than 380
+         // pixels each; on a phone one at a time behind buttons naming them, so that the sliders,
+         // the walk and the row's plot are on one screen.
+         const bool narrow = Grid(2, 300).per_row() < 2;
+         const int one = one_at_a_time(ui, "row", narrow, {tr("running max m"), tr("running sum l")});
+         Grid row(narrow ? 1 : 2, 300);
          const float plot_h = row.width() < 380 * scale ? 140 : 240;
          PlotSpec spec;
          spec.x_label = tr("tile");
          spec.integer_x = true;
          spec.y_label = tr("score");
          spec.y_min = std::min({*std::min_element(tile_max.begin(), tile_max.end()), 0.0});
-         plot_card(row, "row max", card_height(plot_h, 1), i18n::format(tr("Query q%d: max and rescale"), q), "",
+         if (shown(one, 0))
+           plot_card(row, "row max", card_height(plot_h, 1), i18n::format(tr("Query q%d: max and rescale"), q), "",
                    spec,
                    {{tr("this tile's max"), tiles, tile_max, PlotSeries::Style::bars, 7},
                     {tr("running max m"), tiles, running_max, PlotSeries::Style::line, 0, true},
@@ -124,9 +130,10 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
          spec.y_label = "l";
          // Its title says where l ends, the number the lesson asks for as the tiles change: read
          // without pointing at the last point (a target a few pixels wide on a phone).
-         plot_card(row, "row sum", card_height(plot_h, 1),
-                   i18n::format(tr("Query q%d: l ends at %s"), q, num(sum.back()).c_str()), "", spec,
-                   {{tr("running sum l"), tiles, sum, PlotSeries::Style::line, 2, true}});
+         if (shown(one, 1))
+           plot_card(row, "row sum", card_height(plot_h, 1),
+                     i18n::format(tr("Query q%d: l ends at %s"), q, num(sum.back()).c_str()), "", spec,
+                     {{tr("running sum l"), tiles, sum, PlotSeries::Style::line, 2, true}});
        }},
       {"outputs", [&] {
          // The result against the reference.

@@ -253,7 +253,7 @@ void status(const lab::Training& t, const std::string& this_run, const std::stri
   run_line(line(*t.compare()), i18n::format(tr("(%s, dashed)"), other_run.c_str()));
 }
 
-void curves(const lab::Training& t, const std::string& this_run, const std::string& other_run) {
+void curves(const lab::Training& t, Memory& ui, const std::string& this_run, const std::string& other_run) {
   const train::Run& run = *t.run();
   std::vector<const train::Run*> runs{&run};
   if (t.compare()) runs.push_back(t.compare());
@@ -282,14 +282,20 @@ void curves(const lab::Training& t, const std::string& this_run, const std::stri
   entropy.push_back({tr("uniform"), {0, steps}, {uniform_entropy(run.config()), uniform_entropy(run.config())},
                      PlotSeries::Style::dashed, 7});
 
-  // Two by two on a phone, four in a row on a laptop's lesson column: the curves and the maps
-  // with the controls on one screen.
-  Grid grid(4, 150);
-  // The title and up to three lines of note: Spanish notes wrap to three in a quarter width. A
-  // phone's cards (two in a row) keep their titles only. One word a title, so that it takes
-  // one line in a quarter of the lesson's column and in half a phone's: the plots line up.
-  const bool narrow = grid.width() < 200 * ui_scale();
-  const float h = narrow ? card_height(100, 1) : card_height(160, 4);
+  // Four in a row on a laptop's lesson column: the curves and the maps with the controls on one
+  // screen. Where four do not fit at 170 pixels each (a documentation theme's column, a phone),
+  // one at a time behind buttons naming them, at the column's width: more rows would not fit.
+  const Grid four(4, 150);
+  const bool one_by_one = four.per_row() < 4 || four.width() < 170 * ui_scale();
+  const int one = one_at_a_time(ui, "curves", one_by_one, {tr("Loss"), tr("Accuracy"), tr("Entropy"), tr("Gradient")});
+  Grid grid(one_by_one ? 1 : 4, 150);
+  // The title and up to three lines of note: Spanish notes wrap to three in a quarter width.
+  // One word a title, so that it takes one line in a quarter of the lesson's column: the plots
+  // line up; a quarter under 200 pixels keeps its title only. One card: the least height that
+  // keeps it readable (plot_card's floor), and no title (the button above names it).
+  const bool narrow = !one_by_one && grid.width() < 200 * ui_scale();
+  const float h = one_by_one ? 0 : narrow ? card_height(100, 1) : card_height(160, 4);
+  const auto title = [one_by_one](const char* text) { return one_by_one ? std::string() : std::string(tr(text)); };
   const auto note = [narrow](const std::string& text) { return narrow ? std::string() : text; };
   PlotSpec spec;
   spec.x_label = tr("step");
@@ -297,21 +303,23 @@ void curves(const lab::Training& t, const std::string& this_run, const std::stri
   spec.x_min = 0;
   spec.log_y = true;
   spec.y_label = tr("loss");
-  plot_card(grid, "loss", h, tr("Loss"), note(tr("cross-entropy on each step's fresh batch")), spec, loss);
+  if (shown(one, 0)) plot_card(grid, "loss", h, title("Loss"), note(tr("cross-entropy on each step's fresh batch")), spec, loss);
   spec.log_y = false;
   spec.y_label = tr("accuracy");
   spec.y_min = 0;
   spec.y_max = 1;
-  plot_card(grid, "accuracy", h, tr("Accuracy"),
-            note(i18n::format(tr("%d sequences the model never trains on"), train::Run::kHeldOut)), spec, accuracy);
+  if (shown(one, 1))
+    plot_card(grid, "accuracy", h, title("Accuracy"),
+              note(i18n::format(tr("%d sequences the model never trains on"), train::Run::kHeldOut)), spec, accuracy);
   spec.y_label = "nats";
   spec.y_max = NAN;
-  plot_card(grid, "entropy", h, tr("Entropy"), note(tr("mean per head; 0 is one-hot, dashed is uniform")), spec,
-            entropy);
+  if (shown(one, 2))
+    plot_card(grid, "entropy", h, title("Entropy"), note(tr("mean per head; 0 is one-hot, dashed is uniform")), spec, entropy);
   spec.log_y = true;
   spec.y_min = NAN;
   spec.y_label = tr("gradient norm");
-  plot_card(grid, "grad", h, tr("Gradient"), note(tr("the norm reaching W_Q and W_K at each step")), spec, grad);
+  if (shown(one, 3))
+    plot_card(grid, "grad", h, title("Gradient"), note(tr("the norm reaching W_Q and W_K at each step")), spec, grad);
 }
 
 void maps(const lab::Lab& lab, Memory& ui, const std::string& this_run, const std::string& other_run) {
@@ -433,7 +441,7 @@ void train(const lab::Lab& lab, lab::State& next, Memory& ui) {
     return true;
   };
   const Section curves_part{"curves", [&] {
-                              if (run_status()) curves(t, this_run, other_run);
+                              if (run_status()) curves(t, ui, this_run, other_run);
                             }};
   const Section example_part{"example", [&] {
                                if (!t.run()) return;
@@ -475,7 +483,7 @@ void train(const lab::Lab& lab, lab::State& next, Memory& ui) {
     play_controls(lab, next, ui);
     if (run_status()) {
       maps(lab, ui, this_run, other_run);
-      curves(t, this_run, other_run);
+      curves(t, ui, this_run, other_run);
     }
     ImGui::Spacing();
     intro_note();
