@@ -3,7 +3,7 @@
 #   - Debian packages (toolchains, clang-19 and wasi-libc for the relaxed-SIMD kernel, libraries,
 #     browser, X server, font, zip for package.sh, and the Python package's: NumPy, pytest, and
 #     for its notebook test PyTorch, nbconvert, a Jupyter kernel and the classic Notebook server;
-#     zopfli compresses the app its outputs carry; Sphinx, Hugo and poppler-utils' pdftoppm for
+#     zopfli compresses the app its outputs carry; Sphinx, Hugo, MkDocs and poppler-utils' pdftoppm for
 #     the tests of the course hosts of docs/HOSTING.md)
 #   - Dear ImGui sources from Debian's source package, into third_party/imgui (ignored by git)
 #   - npm dev dependencies (playwright-core drives Debian's Chromium)
