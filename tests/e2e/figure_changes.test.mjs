@@ -68,7 +68,9 @@ for (const [name, device] of Object.entries(DEVICES)) {
       for (const dk of [1, 64, 512]) {
         const { page, errors } = await openLab(context, server.url, `view=scaling&dk=${dk}&figure=histograms`);
         const plots = (await layout(page)).filter(i => i.kind === 'plot').sort((a, b) => a.y - b.y || a.x - b.x);
-        assert.equal(plots.length, 2, 'the raw and the scaled histograms');
+        // Side by side on a laptop; on a phone one at a time, the raw first, the scaled behind
+        // its button (issue 45's narrow columns).
+        assert.equal(plots.length, name === 'phone' ? 1 : 2, 'the raw and the scaled histograms');
         // A scale to read the spread from: more than the 0 tick (issue 44).
         assert.ok(plots[0].xTicks.length > 1, `d_k = ${dk}: the raw histogram's axis reads ${JSON.stringify(plots[0].xTicks)}`);
         extents.push(barExtent(await pixels(page, plots[0])));

@@ -185,13 +185,19 @@ export async function until(page, fn, arg, { timeout = 30000 } = {}) {
 
 // [touch] Real touch input through the DevTools protocol (a page of a context made with
 // hasTouch): a tap, and a swipe or a pinch as Chromium's gesture synthesizer makes them.
-// `count` taps: sent together (the protocol keeps their order), so that a double tap is one
-// however slowly this process runs.
+// `count` taps: sent together (the protocol keeps their order), each stamped with the time a
+// finger makes it (a tap of 50 ms every 150 ms), so that a double tap is one however slowly this
+// process or the page runs: unstamped, an event is stamped when the browser dispatches it, and
+// it dispatches a touch only once the page has handled the one before (the lab's listeners can
+// cancel it), so on a page drawing slow frames two taps came out further apart than a double
+// tap's 0.4 s.
 export async function touchTap(cdp, [x, y], count = 1) {
   const sent = [];
+  const at = Date.now() / 1000;
   for (let i = 0; i < count; i++) {
-    sent.push(cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] }));
-    sent.push(cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] }));
+    const down = at + i * 0.15;
+    sent.push(cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }], timestamp: down }));
+    sent.push(cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [], timestamp: down + 0.05 }));
   }
   await Promise.all(sent);
 }

@@ -211,12 +211,28 @@ TEST(Touch, AFingerRestingOnAControlTakesItWhicheverWayItMoves) {
   touch.start(1, {10, 100}, 0, r);
   EXPECT_TRUE(touch.advance(Touch::kHoldTime / 2, r));  // still deciding: frames go on
   EXPECT_TRUE(r.pointers.empty());
-  EXPECT_FALSE(touch.advance(Touch::kHoldTime, r));
+  EXPECT_TRUE(touch.advance(Touch::kHoldTime, r));  // rested long enough: one frame for a late lift
+  EXPECT_TRUE(r.pointers.empty());
+  EXPECT_FALSE(touch.advance(Touch::kHoldTime + 0.016, r));
   ASSERT_EQ(r.pointers.size(), 1u);
   EXPECT_TRUE(r.pointers[0].second);
   touch.move(1, {12, 40}, Touch::kHoldTime + 0.05, r);  // then upright: still the control's
   EXPECT_FLOAT_EQ(r.pointers.back().first.y, 40);
   EXPECT_FLOAT_EQ(r.scrolled.y, 0);
+}
+
+// A page drawing slow frames: the frame after a quick tap's touch comes before its lift is
+// handled, already past the rest's time; the lift, handled before the next frame, is a tap.
+TEST(Touch, AQuickTapOnAControlHandledLateIsATap) {
+  Touch touch;
+  Recorder r;
+  r.grab = TouchTarget::Grab::sideways;
+  touch.start(1, {10, 100}, 0, r);
+  EXPECT_TRUE(touch.advance(0.44, r));  // a 440 ms frame
+  touch.end(1, {10, 100}, 0.05, r);     // the lift, made at 50 ms
+  touch.advance(0.8, r);
+  EXPECT_TRUE(r.pointers.empty());
+  ASSERT_EQ(r.taps.size(), 1u);
 }
 
 TEST(Touch, AtItsEndTheSwipeAndItsMomentumGoToThePage) {

@@ -76,6 +76,7 @@ class Touch {
   // A finger resting this long (seconds) on a control that drags takes the control, whichever
   // way it then moves.
   static constexpr double kHoldTime = 0.35;
+  bool hold_due_ = false;  // the rest was long enough at the last frame (advance())
   // Two taps closer than this in time (seconds) and place (CSS pixels) are a double tap.
   static constexpr double kDoubleTapTime = 0.4, kDoubleTapDistance = 24;
 
