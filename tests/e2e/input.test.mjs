@@ -127,7 +127,9 @@ const KEYBOARDS = [
   { name: 'on-screen', type: (page, text) => page.keyboard.insertText(text) },  // no key events
   { name: 'physical', type: (page, text) => page.keyboard.type(text) },
 ];
-for (const keyboard of KEYBOARDS) test(`typing at once after a double tap, on the ${keyboard.name} keyboard, reaches the field however slowly the page draws`, async (t) => {
+// A lab whose Q[0,0] a double tap has just opened for typing, every frame slow (slowFrames),
+// and the hidden field the keyboard types into focused: ImGui's field is not active yet.
+async function doubleTappedSlowly(t) {
   const server = await startServer();
   // Tall enough that the inputs' column shows Q without scrolling.
   const { context, close } = await launchBrowser({ viewport: { width: 1280, height: 1400 }, hasTouch: true });
@@ -138,6 +140,11 @@ for (const keyboard of KEYBOARDS) test(`typing at once after a double tap, on th
   await slowFrames(page);
   await touchTap(cdp, cell, 2);
   await until(page, () => document.activeElement?.tagName === 'INPUT');
+  return { page, errors };
+}
+
+for (const keyboard of KEYBOARDS) test(`typing at once after a double tap, on the ${keyboard.name} keyboard, reaches the field however slowly the page draws`, async (t) => {
+  const { page, errors } = await doubleTappedSlowly(t);
   await keyboard.type(page, '0.25');
   await page.keyboard.press('Enter');
   await until(page, () => Number(window.attentionLab.getState().q?.split(',')[0]) === 0.25);
@@ -148,15 +155,7 @@ for (const keyboard of KEYBOARDS) test(`typing at once after a double tap, on th
 // Backspace, text) and the Enter that confirms it reach the field as they were typed, not the
 // text first and the keys after (nor a key in the very frame the field opens, which closed it).
 test('what is typed at once after a double tap reaches the field in the order it was typed', async (t) => {
-  const server = await startServer();
-  const { context, close } = await launchBrowser({ viewport: { width: 1280, height: 1400 }, hasTouch: true });
-  t.after(async () => { await close(); await server.close(); });
-  const { page, errors } = await openLab(context, server.url, 'attn=cross&nq=3&nk=4&dk=2&dv=3&seed=7&causal=0&step=output');
-  const cdp = await context.newCDPSession(page);
-  const cell = centre(await findItem(page, { kind: 'drag', label: 'Q[0,0]' }));
-  await slowFrames(page);
-  await touchTap(cdp, cell, 2);
-  await until(page, () => document.activeElement?.tagName === 'INPUT');
+  const { page, errors } = await doubleTappedSlowly(t);
   await page.keyboard.insertText('0.7');
   await page.keyboard.press('Backspace');
   await page.keyboard.insertText('5');
