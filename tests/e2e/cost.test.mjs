@@ -18,19 +18,20 @@ const median = v => {
 const experiment = page => page.evaluate(() => window.attentionLab.experiment());
 const drawn = page => page.evaluate(() => window.__drawnFrames.drawn);
 
-// Polls until the measurement is done, checking on the way that the page keeps drawing: the
-// frames it draws in 60 animation frames (a second at 60 Hz).
+// Polls until the measurement is done, checking on the way that the page keeps drawing its
+// progress: measuring alone, it draws every half second (main.cpp's kProgressSeconds), so 120
+// animation frames (two seconds at 60 Hz, longer on a busy machine) hold at least three.
 async function measured(page) {
   let d = await experiment(page), framesWhileRunning = 0;
   for (const deadline = Date.now() + 600000; d.status !== 'done';) {
     assert.equal(d.status, 'running');
     assert.ok(Date.now() < deadline, 'the measurement ends within ten minutes');
     const before = await drawn(page);
-    await frames(page, 60);
+    await frames(page, 120);
     framesWhileRunning = Math.max(framesWhileRunning, (await drawn(page)) - before);
     d = await experiment(page);
   }
-  assert.ok(framesWhileRunning >= 5, `the page draws while measuring (${framesWhileRunning} frames in 60)`);
+  assert.ok(framesWhileRunning >= 3, `the page draws while measuring (${framesWhileRunning} frames in 120)`);
   return d;
 }
 

@@ -209,30 +209,32 @@ TEST(Touch, AFingerRestingOnAControlTakesItWhicheverWayItMoves) {
   Recorder r;
   r.grab = TouchTarget::Grab::sideways;
   touch.start(1, {10, 100}, 0, r);
-  EXPECT_TRUE(touch.advance(Touch::kHoldTime / 2, r));  // still deciding: frames go on
+  EXPECT_FALSE(touch.advance(Touch::kHoldTime + 0.1, r));  // frames decide nothing: the finger's events do
   EXPECT_TRUE(r.pointers.empty());
-  EXPECT_TRUE(touch.advance(Touch::kHoldTime, r));  // rested long enough: one frame for a late lift
-  EXPECT_TRUE(r.pointers.empty());
-  EXPECT_FALSE(touch.advance(Touch::kHoldTime + 0.016, r));
-  ASSERT_EQ(r.pointers.size(), 1u);
+  touch.move(1, {12, 40}, Touch::kHoldTime + 0.05, r);  // upright, after a rest: the control's
+  ASSERT_EQ(r.pointers.size(), 2u);
   EXPECT_TRUE(r.pointers[0].second);
-  touch.move(1, {12, 40}, Touch::kHoldTime + 0.05, r);  // then upright: still the control's
+  EXPECT_FLOAT_EQ(r.pointers[0].first.y, 100);  // pressed where it touched down
   EXPECT_FLOAT_EQ(r.pointers.back().first.y, 40);
   EXPECT_FLOAT_EQ(r.scrolled.y, 0);
 }
 
-// A page drawing slow frames: the frame after a quick tap's touch comes before its lift is
-// handled, already past the rest's time; the lift, handled before the next frame, is a tap.
-TEST(Touch, AQuickTapOnAControlHandledLateIsATap) {
+// A page drawing slow frames: frames come after a quick tap's touch, already past the rest's
+// time, before its lift is handled; the lift, made at 50 ms, is a tap, and two are a double tap.
+TEST(Touch, QuickTapsOnAControlHandledLateAreADoubleTap) {
   Touch touch;
   Recorder r;
   r.grab = TouchTarget::Grab::sideways;
   touch.start(1, {10, 100}, 0, r);
-  EXPECT_TRUE(touch.advance(0.44, r));  // a 440 ms frame
-  touch.end(1, {10, 100}, 0.05, r);     // the lift, made at 50 ms
-  touch.advance(0.8, r);
+  touch.advance(0.44, r);  // a 440 ms frame
+  touch.advance(0.88, r);  // and another
+  touch.end(1, {10, 100}, 0.05, r);
+  touch.start(1, {10, 100}, 0.15, r);
+  touch.advance(1.32, r);
+  touch.end(1, {10, 100}, 0.2, r);
   EXPECT_TRUE(r.pointers.empty());
-  ASSERT_EQ(r.taps.size(), 1u);
+  ASSERT_EQ(r.taps.size(), 2u);
+  EXPECT_TRUE(r.taps[1]);
 }
 
 TEST(Touch, AtItsEndTheSwipeAndItsMomentumGoToThePage) {

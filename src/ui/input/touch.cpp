@@ -1,7 +1,6 @@
 #include "touch.h"
 
 #include <cmath>
-#include <utility>
 
 namespace ui::input {
 namespace {
@@ -24,7 +23,6 @@ void Touch::start(int id, Point p, double t, TouchTarget& target) {
         return;
       case TouchTarget::Grab::sideways:
         mode_ = Mode::held;  // not pressed yet: a swipe up the page that starts on a slider must not move it
-        hold_due_ = false;
         return;
       case TouchTarget::Grab::none:
         break;
@@ -162,16 +160,6 @@ void Touch::cancel(TouchTarget& target) {
 }
 
 bool Touch::advance(double t, TouchTarget& target) {
-  // A finger resting on a control: frames until the rest makes it the control's.
-  if (mode_ == Mode::held) {
-    if (t - start_t_ < kHoldTime) return true;
-    // The rest is long enough, but a lift may be waiting behind this frame (a page drawing slow
-    // frames handles the lift of a quick tap after the frame that follows the touch): one more
-    // frame, before which the browser hands over what came, decides.
-    if (!std::exchange(hold_due_, true)) return true;
-    grab(target);
-    return false;
-  }
   if (!gliding_) return false;
   if (glide_t_ < 0) glide_t_ = t;
   const double dt = t - glide_t_;

@@ -74,9 +74,10 @@ class Touch {
   // as on a phone. Otherwise the glide's speed is the finger's over its last kSpeedWindow.
   static constexpr double kStillTime = 0.05, kSpeedWindow = 0.1;
   // A finger resting this long (seconds) on a control that drags takes the control, whichever
-  // way it then moves.
+  // way it then moves. Judged by the move's own time, never by a frame's clock: on a page
+  // drawing slow frames a quick tap's lift is handled after a frame that is already past this
+  // time, and a rest decided there turned the tap into a press (and a double tap into nothing).
   static constexpr double kHoldTime = 0.35;
-  bool hold_due_ = false;  // the rest was long enough at the last frame (advance())
   // Two taps closer than this in time (seconds) and place (CSS pixels) are a double tap.
   static constexpr double kDoubleTapTime = 0.4, kDoubleTapDistance = 24;
 
