@@ -317,15 +317,15 @@ Question saturation(std::uint32_t seed) {
   const attn::HeadTrace unscaled = row_through_kernel({0.0f, float(dk), 2.0f * dk}, {}, attn::kNegInf);
   const double w = scaled.weights(0, 2), u = unscaled.weights(0, 2);
   Question q;
-  q.text = i18n::format(tr("Raw scores are [0, d_k, 2·d_k] with d_k = %d. After scaling by 1/√d_k, the winning key's "
-                           "weight is w. What is ∂w/∂s for that key, w(1 − w)? (within ±0.01)"),
+  q.text = i18n::format(tr("Raw scores are [0, d_k, 2·d_k] with d_k = %d, scaled by 1/√d_k. How fast does the winning "
+                           "key's weight w follow its own score s: what is ∂w/∂s? (within ±0.01)"),
                         dk);
   q.expected = {w * (1 - w)};
   q.tolerance = 0.01;
   q.expected_text = num(w * (1 - w));
-  q.explanation = i18n::format(tr("Scaled, the scores are [0, %s, %s], w = %s and w(1 − w) = %s. Unscaled, [0, %d, "
-                                  "%d] give w = %s and w(1 − w) = %s: a saturated softmax passes almost no gradient "
-                                  "back to its scores, so the keys stop learning."),
+  q.explanation = i18n::format(tr("Scaled, the scores are [0, %s, %s], w = %s and ∂w/∂s = w(1 − w) = %s. "
+                                  "Unscaled, [0, %d, %d] give w = %s and w(1 − w) = %s: a saturated softmax passes "
+                                  "almost no gradient back to its scores, so the keys stop learning."),
                                num(root).c_str(), num(2 * root).c_str(), num(w).c_str(), q.expected_text.c_str(), dk,
                                2 * dk, num(u, 8).c_str(), num(u * (1 - u), 3).c_str());
   return q;

@@ -20,6 +20,16 @@ const flat = m => (Array.isArray(m) ? m.flatMap(flat) : [m]);
 // Two numbers a student could take for one another: within 1 % or 0.01.
 const same = (a, b) => Math.abs(a - b) <= Math.max(0.01, 0.01 * Math.abs(b));
 
+// The numbers the figures `ids` display: their scores, weights and outputs.
+async function displayed(page, ids) {
+  const shown = [];
+  for (const id of ids) {
+    const trace = await (await instance(page, id)).evaluate(() => window.attentionLab.trace());
+    for (const key of ['scores', 'weights', 'output']) shown.push(...flat(trace[key] ?? []).filter(Number.isFinite));
+  }
+  return shown;
+}
+
 // Each reworked check, the figures beside it whose matrices it must not repeat, and what its
 // chapter's argument states that the answer must not be.
 const CHECKS = [
@@ -33,6 +43,8 @@ const CHECKS = [
   // K's shape, which the chapter spells out: its three numbers.
   { check: 'check-heads', figures: [], stated: q => numbersIn(q.text).slice(1, 4) },
   { check: 'check-training', figures: [], formula: /a\(g|Σ aᵢgᵢ/ },
+  // The derivative it asks for, w(1 − w), is stated in the chapter: the question does not repeat it.
+  { check: 'check-saturation', figures: [], formula: /w\(1 − w\)/ },
 ];
 
 test('every reworked check asks for a number its chapter\'s figures and text do not show', { timeout: 300000 }, async () => {
@@ -44,11 +56,7 @@ test('every reworked check asks for a number its chapter\'s figures and text do 
   await page.reload();
   await until(page, () => document.documentElement.dataset.lesson === 'ready');
   for (const { check, figures, stated, formula } of CHECKS) {
-    const shown = [];
-    for (const id of figures) {
-      const trace = await (await instance(page, id)).evaluate(() => window.attentionLab.trace());
-      for (const key of ['scores', 'weights', 'output']) shown.push(...flat(trace[key] ?? []).filter(Number.isFinite));
-    }
+    const shown = await displayed(page, figures);
     // The chapter's own words, but its check's box (the question's example is stated there).
     const text = await page.evaluate(id => {
       const section = document.getElementById(id).closest('section').cloneNode(true);
@@ -76,6 +84,13 @@ test('every reworked check asks for a number its chapter\'s figures and text do 
     // A wrong answer shows the asked cell's working, not the stage that holds the others.
     assert.equal(await heatmaps(), before, `${check}: the hidden stages stay hidden after a wrong answer`);
   }
+  // The practice set asks about the example beside it: its own, none of whose scores, weights
+  // or outputs the worked example's figures display (but the 0s and 1s any causal row has).
+  const shown = await displayed(page, ['fig-softmax', 'fig-output']);
+  const own = await (await instance(page, 'check-practice')).evaluate(() => window.attentionLab.trace());
+  for (const key of ['scores', 'weights', 'output'])
+    for (const x of flat(own[key]).filter(x => Number.isFinite(x) && x !== 0 && x !== 1))
+      assert.deepEqual(shown.filter(y => same(x, y)), [], `check-practice's ${key} ${x} is displayed by the worked example's figures`);
   assert.deepEqual(errors, []);
   await page.close();
 });

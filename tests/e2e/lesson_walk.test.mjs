@@ -30,7 +30,10 @@ const SHOWN = {
 const SIMILARITY = { q: [[1, 2]], k: [[2, 1], [-1, 2], [2, -1]], v: [[1, 0], [0, 1], [1, 1]], scale: 1 };
 const X2 = [[2, 1], [1, 1], [0, 2]];
 const CAUSAL_X2 = { q: X2, k: X2, v: X2, scale: Math.SQRT1_2, causal: true };
-const CHECKS = { similarity: SIMILARITY, softmax: CAUSAL_X2, output: CAUSAL_X2 };
+// The practice set's own example (figures.html), with distinct Q, K and V.
+const PRACTICE = { q: [[2, 3], [3, 2], [0, -1]], k: [[1, 2], [2, 1], [1, 3]], v: [[0, -1], [0, 1], [-1, 1]],
+                   scale: Math.SQRT1_2, causal: true };
+const CHECKS = { similarity: SIMILARITY, softmax: CAUSAL_X2, output: CAUSAL_X2, practice: PRACTICE };
 
 for (const device of DEVICES.filter(d => !process.env.ATTN_DEVICE || d.name === process.env.ATTN_DEVICE)) {
   test(`a student walks through the whole lesson on a ${device.name}`, { timeout: 900000 }, async () => {
