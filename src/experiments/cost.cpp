@@ -33,6 +33,11 @@ double qk_intensity(int n, int dk) {
   return 2 * t * t * d / (4 * (2 * t * d + t * t));
 }
 
+double reference_intensity(int n, int dk) {
+  const double t = n, d = dk;
+  return attention_flops(n, dk) / (16 * t * d + 2 * reference_bytes(n));
+}
+
 double tiled_intensity(int n, int dk) {
   const double t = n, d = dk;
   return attention_flops(n, dk) / (4 * (t * d + 2 * t * d + t * d));
@@ -67,6 +72,7 @@ CostData cost_plan(double memory_limit) {
     d.repetitions.push_back(cost_repetitions(n));
     d.fits.push_back(reference_bytes(n) <= memory_limit);
     d.qk_intensity.push_back(qk_intensity(n, d.dk));
+    d.reference_intensity.push_back(reference_intensity(n, d.dk));
     d.tiled_intensity.push_back(tiled_intensity(n, d.dk));
   }
   const std::size_t count = d.sizes.size();

@@ -38,6 +38,11 @@ double tiled_bytes(int dk);
 // Of S = QKᵀ materialised: 2 n² d_k FLOPs over 4(2 n d_k + n²) bytes (read Q and K, write S)
 // = n d_k / (2(2 d_k + n)), which tends to d_k / 2 for long sequences.
 double qk_intensity(int n, int dk);
+// Of a whole reference call, at most: 4 n² d_k FLOPs over Q, K and V read and O written
+// (16 n d_k bytes) and each of its kReferenceMatrices n × n matrices written once and read once
+// (48 n² bytes; a pass that reads one twice only lowers it) = n d_k / (12 n + 4 d_k), which
+// tends to d_k / 12: about 5 FLOPs a byte at d_k = 64, below any processor's balance.
+double reference_intensity(int n, int dk);
 // Of the tiled kernel if Q, K and V are read once and O written once (the key tiles stay in
 // cache): 4 n² d_k FLOPs over 16 n d_k bytes = n / 4, growing with n.
 double tiled_intensity(int n, int dk);
@@ -71,7 +76,7 @@ struct CostData {
   std::vector<std::vector<double>> reference_samples, tiled_samples;  // every pass, ms
   std::vector<int> repetitions;                     // cost_repetitions(n)
   std::vector<bool> fits;                           // reference_bytes(n) <= memory_limit
-  std::vector<double> qk_intensity, tiled_intensity;
+  std::vector<double> qk_intensity, reference_intensity, tiled_intensity;
   // The formulas over a wider range (memory_n: 64 … 65536).
   std::vector<int> memory_n;
   std::vector<double> score_bytes, reference_bytes, tiled_bytes;

@@ -238,6 +238,7 @@ json to_json(const CostData& d) {
           {"repetitions", ints(d.repetitions)},
           {"fits", d.fits},
           {"qk_intensity", array(d.qk_intensity)},
+          {"reference_intensity", array(d.reference_intensity)},
           {"tiled_intensity", array(d.tiled_intensity)},
           {"memory_n", ints(d.memory_n)},
           {"score_bytes", counts(d.score_bytes)},

@@ -5,7 +5,7 @@
 // sizes (a log–log slope near 2), checked loosely.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { countDrawnFrames, frames, labSession, openLab } from './harness.mjs';
+import { centre, countDrawnFrames, findItem, frames, labSession, layout, openLab, openOnPhone, touchTap, until } from './harness.mjs';
 
 const session = labSession();
 const value = x => (x === 'nan' ? NaN : x === 'inf' ? Infinity : x === '-inf' ? -Infinity : x);
@@ -49,6 +49,7 @@ test('run=1 measures every size; the reference grows as n², memory and FLOPs fo
     assert.equal(d.flops[i], 4 * n * n * DK, `flops at ${n}`);
     close(d.qk_intensity[i], (2 * n * n * DK) / (8 * n * DK + 4 * n * n), 1e-6, `QKᵀ intensity at ${n}`);
     close(d.tiled_intensity[i], n / 4, 1e-6, `tiled intensity at ${n}`);
+    close(d.reference_intensity[i], (4 * n * n * DK) / (16 * n * DK + 48 * n * n), 1e-6, `reference intensity at ${n}`);
     assert.equal(d.fits[i], 24 * n * n <= d.memory_limit, `fits at ${n}`);
   });
   // Memory: the lesson's n × n float32 scores, the reference's six such matrices, and the
@@ -120,4 +121,25 @@ test('without run the view shows the formulas only; run starts and stops the mea
   assert.doesNotMatch(await page.evaluate(() => location.hash), /run=1/);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+// The lesson's figure (figure=controls,time-memory): time, memory and the roofline side by side
+// on a laptop; on a phone one at a time behind three buttons, the roofline a tap away.
+test('the lesson\'s cost figure shows time, memory and the roofline, one at a time on a phone', async (t) => {
+  const fragment = 'view=cost&figure=controls,time-memory';
+  const { page, errors } = await openLab(session.browser.context, session.server.url, fragment);
+  const plots = (await layout(page)).filter(i => i.kind === 'plot');
+  assert.equal(new Set(plots.map(p => Math.round(p.x))).size, 3, 'three plots side by side');
+  assert.deepEqual(errors, []);
+  await page.close();
+
+  const phone = await openOnPhone(t, fragment);
+  const shown = async () => (await layout(phone.page)).filter(i => i.kind === 'plot');
+  assert.equal((await shown()).length, 1);
+  const first = (await shown())[0];
+  await touchTap(phone.cdp, centre(await findItem(phone.page, { kind: 'button', label: 'roofline' })));
+  // The roofline's plot, under a longer note than the time plot's: lower on the screen.
+  await until(phone.page, y => window.attentionLab.layout().some(i => i.kind === 'plot' && Math.abs(i.y - y) > 1), first.y);
+  assert.equal((await shown()).length, 1);
+  assert.deepEqual(phone.errors, []);
 });

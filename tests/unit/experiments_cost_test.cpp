@@ -75,6 +75,10 @@ TEST(CostFormulas, IntensityFollowsTheSeedsByteCountNotItsFormula) {
   EXPECT_NEAR(qk_intensity(64, 64), 64.0 / 6, 1e-12);
   EXPECT_GT(std::fabs(qk_intensity(64, 64) - 64.0 * 64 / (4 * (64 + 64))), 2);
   EXPECT_NEAR(qk_intensity(1 << 24, 64), 32, 0.01);  // d_k / 2 for long sequences
+  // The whole reference call: 4n²d_k FLOPs over 16nd_k bytes of Q, K, V, O and six n × n
+  // matrices each written and read (48n²), tending to d_k / 12.
+  EXPECT_NEAR(reference_intensity(64, 64), 4.0 * 64 * 64 * 64 / (16.0 * 64 * 64 + 48.0 * 64 * 64), 1e-9);
+  EXPECT_NEAR(reference_intensity(1 << 24, 64), 64.0 / 12, 0.01);
   // The tiled kernel reading Q, K, V once and writing O once: 4n²d FLOPs over 16nd bytes.
   for (int n : {64, 1024, 4096}) EXPECT_DOUBLE_EQ(tiled_intensity(n, 64), n / 4.0);
 }

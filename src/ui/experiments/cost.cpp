@@ -75,6 +75,39 @@ PlotSeries level(const std::string& label, double x0, double x1, double y, int c
   return {label, {x0, x1}, {y, y}, PlotSeries::Style::dashed, colour};
 }
 
+// The roofline of this machine: a kernel doing I FLOPs per byte it moves runs at most at
+// min(peak, bandwidth × I), the slanted roof left of the balance (memory-bound), the flat one
+// right of it (compute-bound); every size's measured rate at its intensity under it. The roof
+// is two straight segments on log–log axes: three points draw it.
+// A softmax pass over the scores (the exponentials, or the division by the sum): about one
+// operation for each score read and each written, 8 bytes.
+constexpr double kSoftmaxPass = 1.0 / 8;
+void roofline(const experiments::CostData& d, Grid& grid, float height) {
+  std::vector<double> x = d.reference_intensity;
+  x.insert(x.end(), d.tiled_intensity.begin(), d.tiled_intensity.end());
+  const double hi = *std::max_element(x.begin(), x.end());
+  PlotSpec spec;
+  spec.x_label = tr("FLOPs per byte moved");
+  spec.y_label = "GFLOP/s";
+  spec.log_x = spec.log_y = true;
+  spec.x_min = kSoftmaxPass / 2;
+  spec.x_max = hi * 2;
+  if (std::isnan(d.peak_gflops)) spec.y_min = 0.1, spec.y_max = 100;
+  std::vector<PlotSeries> series;
+  if (!std::isnan(d.balance))
+    series.push_back({tr("this machine's roof"),
+                      {spec.x_min, d.balance, spec.x_max},
+                      {d.bandwidth_gbs * spec.x_min, d.peak_gflops, d.peak_gflops},
+                      PlotSeries::Style::dashed,
+                      7});
+  series.push_back({tr("reference"), d.reference_intensity, d.reference_gflops, PlotSeries::Style::line, 4, true});
+  series.push_back({tr("tiled"), d.tiled_intensity, d.tiled_gflops, PlotSeries::Style::line, 0, true});
+  plot_card(grid, "roofline", height, tr("Roofline"),
+            tr("Each size's measured rate at its intensity, under min(peak, bandwidth × intensity). Left of the "
+               "corner (the balance) a kernel waits on memory, as a softmax pass (the marker) does on any machine."),
+            spec, series, {{kSoftmaxPass, tr("a softmax pass"), 4}});
+}
+
 void controls(const experiments::CostData& d, const lab::State& s, lab::State& next, Memory& ui) {
   const float scale = ui_scale();
   if (!s.run) {
@@ -133,15 +166,19 @@ void table(const experiments::CostData& d) {
   ImGui::EndTable();
 }
 
-// The four plots: time, achieved rate, memory and arithmetic intensity as n grows; or, with
-// `all` false, time and memory only (a figure one screen tall on a phone): side by side down to
-// a documentation theme's column, on a phone one at a time behind buttons naming them.
+// The five plots: time, achieved rate, memory, the roofline and arithmetic intensity as n grows;
+// or, with `all` false, time, memory and the roofline (a figure one screen tall on a phone): time
+// and memory side by side down to a documentation theme's column, on a phone one at a time
+// behind buttons naming them.
 void plots(const experiments::CostData& d, bool all, Memory& ui) {
   const std::vector<double> n = doubles(d.sizes), mem_n = doubles(d.memory_n);
   const double n0 = n.front(), n1 = n.back();
-  const float least = all ? 350 : 300;  // two plots a row in a lesson's 768-pixel column
-  const int one = one_at_a_time(ui, "plots", !all && Grid(2, least).per_row() < 2, {tr("time"), tr("memory")});
-  Grid grid(all ? 4 : one < 0 ? 2 : 1, least);
+  // Three plots a row in a lesson's 768-pixel column (a figure one screen tall, each legend whole),
+  // one at a time where three do not fit (a documentation theme's 660-pixel column, a phone).
+  const float least = all ? 350 : 230;
+  const int one =
+      one_at_a_time(ui, "plots", !all && Grid(3, least).per_row() < 3, {tr("time"), tr("memory"), tr("roofline")});
+  Grid grid(all ? 5 : one < 0 ? 3 : 1, least);
   // On a phone (one under the other) the time plot, with a shorter legend, lower: both and the
   // Measure button on one screen.
   const bool narrow = grid.width() < 380 * ui_scale();
@@ -209,6 +246,7 @@ void plots(const experiments::CostData& d, bool all, Memory& ui) {
                          bytes_text(experiments::reference_bytes(d.sizes.back())).c_str(), d.sizes.back(),
                          bytes_text(d.tiled_bytes.front()).c_str()),
             memory, held, marks);
+  if (shown(one, 2)) roofline(d, grid, h);
   if (!all) return;
 
   PlotSpec intensity = spec;
