@@ -75,13 +75,14 @@ PlotSeries level(const std::string& label, double x0, double x1, double y, int c
   return {label, {x0, x1}, {y, y}, PlotSeries::Style::dashed, colour};
 }
 
+// A softmax pass over the scores (the exponentials, or the division by the sum): about one
+// operation for each score read and each written, 8 bytes.
+constexpr double kSoftmaxPass = 1.0 / 8;
+
 // The roofline of this machine: a kernel doing I FLOPs per byte it moves runs at most at
 // min(peak, bandwidth × I), the slanted roof left of the balance (memory-bound), the flat one
 // right of it (compute-bound); every size's measured rate at its intensity under it. The roof
 // is two straight segments on log–log axes: three points draw it.
-// A softmax pass over the scores (the exponentials, or the division by the sum): about one
-// operation for each score read and each written, 8 bytes.
-constexpr double kSoftmaxPass = 1.0 / 8;
 void roofline(const experiments::CostData& d, Grid& grid, float height) {
   std::vector<double> x = d.reference_intensity;
   x.insert(x.end(), d.tiled_intensity.begin(), d.tiled_intensity.end());
@@ -167,9 +168,7 @@ void table(const experiments::CostData& d) {
 }
 
 // The five plots: time, achieved rate, memory, the roofline and arithmetic intensity as n grows;
-// or, with `all` false, time, memory and the roofline (a figure one screen tall on a phone): time
-// and memory side by side down to a documentation theme's column, on a phone one at a time
-// behind buttons naming them.
+// or, with `all` false, time, memory and the roofline (a lesson's figure, one screen tall).
 void plots(const experiments::CostData& d, bool all, Memory& ui) {
   const std::vector<double> n = doubles(d.sizes), mem_n = doubles(d.memory_n);
   const double n0 = n.front(), n1 = n.back();
