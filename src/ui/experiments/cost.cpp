@@ -84,9 +84,8 @@ constexpr double kSoftmaxPass = 1.0 / 8;
 // right of it (compute-bound); every size's measured rate at its intensity under it. The roof
 // is two straight segments on log–log axes: three points draw it.
 void roofline(const experiments::CostData& d, Grid& grid, float height) {
-  std::vector<double> x = d.reference_intensity;
-  x.insert(x.end(), d.tiled_intensity.begin(), d.tiled_intensity.end());
-  const double hi = *std::max_element(x.begin(), x.end());
+  const double hi = std::max(*std::max_element(d.reference_intensity.begin(), d.reference_intensity.end()),
+                             *std::max_element(d.tiled_intensity.begin(), d.tiled_intensity.end()));
   PlotSpec spec;
   spec.x_label = tr("FLOPs per byte moved");
   spec.y_label = "GFLOP/s";

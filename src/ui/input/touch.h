@@ -91,8 +91,8 @@ class Touch {
   // The content's speed when the finger lifts: the finger's over its trail, against it.
   Point lift_speed() const;
 
-  // `held`: on a control that drags, until the finger's first move (or its rest) tells a drag
-  // of the control from a swipe of the page.
+  // `held`: on a control that drags, until the finger's first move tells a drag of the control
+  // (sideways, or after a rest) from a swipe of the page.
   enum class Mode { none, pending, held, drag, swipe, page, pinch, done };
   float scale_;
   Mode mode_ = Mode::none;
