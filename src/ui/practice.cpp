@@ -67,7 +67,11 @@ void practice(const lab::Lab& lab, lab::State&, Memory& ui) {
       text_wrapped(several ? tr("Numbers separated by commas.") : "");
       ImGui::PopStyleColor();
     }
-    if (!ui.practice_error.empty()) ImGui::TextColored(palette().accent, "%s", ui.practice_error.c_str());
+    if (!ui.practice_error.empty()) {  // wrapped: "answer: expected one of the choices (…)" is wider than a phone
+      ImGui::PushStyleColor(ImGuiCol_Text, palette().accent);
+      text_wrapped(ui.practice_error);
+      ImGui::PopStyleColor();
+    }
     return;
   }
   const ImVec4 right(0.13f, 0.55f, 0.25f, 1), wrong(0.80f, 0.25f, 0.15f, 1);

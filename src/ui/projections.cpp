@@ -96,6 +96,10 @@ void row_of(const lab::Lab& lab, lab::State& next, Memory& ui, const std::vector
   }
 }
 
+// Below this width (a phone's column) the cards go two to a row: one row of three or four
+// leaves no room for a cell's number or a card's title.
+constexpr float kNarrow = 600;
+
 // X's share of the width against each product's: X keeps its tokens' names.
 constexpr float kXWeight = 1.15f;
 
@@ -137,7 +141,7 @@ void projections(const lab::Lab& lab, lab::State& next, Memory& ui, float height
     const Card weights[3] = {{"W_Q", &lab.w_q(), Rows::model, false, -1, false},
                              {"W_K", &lab.w_k(), Rows::model, false, -1, false},
                              {"W_V", &lab.w_v(), Rows::model, false, -1, false}};
-    if (ImGui::GetContentRegionAvail().x < 600 * scale) {
+    if (ImGui::GetContentRegionAvail().x < kNarrow * scale) {
       // A phone: four cards in a row would be 35 pixels of matrix each, under titles cut to
       // "Q = X". What the step does first, across; X beside Q, then K beside V (each row of a
       // product still beside its token's, two by two), then the three W in a row.
@@ -169,13 +173,20 @@ void projections(const lab::Lab& lab, lab::State& next, Memory& ui, float height
     row_of(lab, next, ui, {results[0]}, {{"X = Q = K = V", &lab.q(), Rows::queries, false, 0, true}}, {1},
            row_height(1));
   } else {
-    note(tr("Cross-attention: the queries come from one sequence (a decoder's tokens), the keys and values from "
-            "another (an encoder's output), each already projected; here Q, K and V are given directly."));
-    row_of(lab, next, ui, results,
-           {{N_("Q  queries"), &lab.q(), Rows::queries, false, 0, true},
-            {N_("K  keys"), &lab.k(), Rows::keys, false, 1, true},
-            {N_("V  values"), &lab.v(), Rows::keys, false, 2, true}},
-           {1, 1, 1}, row_height(1));
+    const Card q{N_("Q  queries"), &lab.q(), Rows::queries, false, 0, true},
+        k{N_("K  keys"), &lab.k(), Rows::keys, false, 1, true}, v{N_("V  values"), &lab.v(), Rows::keys, false, 2, true};
+    if (ImGui::GetContentRegionAvail().x < kNarrow * scale) {
+      // Q on its own row, then K beside V (their rows are the same keys, read across), taller:
+      // half a row's width gives a cell room for its number only in height. No note: the
+      // arithmetic panel says what cross-attention is, and a phone's figure stays one screen tall.
+      const float h = height <= 0 ? 200 * scale : row_height(2);
+      row_of(lab, next, ui, {results[0]}, {q}, {1}, h * 0.85f);
+      row_of(lab, next, ui, {results[1], results[2]}, {k, v}, {1, 1}, h * 1.15f);
+    } else {
+      note(tr("Cross-attention: the queries come from one sequence (a decoder's tokens), the keys and values from "
+              "another (an encoder's output), each already projected; here Q, K and V are given directly."));
+      row_of(lab, next, ui, results, {q, k, v}, {1, 1, 1}, row_height(1));
+    }
   }
 }
 

@@ -2,10 +2,12 @@
 // read from the verdict of a wrong answer, against the numbers its chapter's figures display
 // (their trace()) and the numbers its chapter's text states; and a wrong answer to a question
 // about the screen leaves the stage holding the rest of the matrix hidden. English page, one
-// laptop-sized browser; about a minute.
+// laptop-sized browser; about a minute. And on a phone, the practice set's example is written
+// out: a student cannot work out a weight from Q, K and V drawn as colours alone.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { labSession, until } from './harness.mjs';
+import { launchBrowser, labSession, startServer, until } from './harness.mjs';
+import { DEVICES, openLesson } from './lesson_frames.mjs';
 
 const session = labSession();
 
@@ -93,4 +95,22 @@ test('every reworked check asks for a number its chapter\'s figures and text do 
       assert.deepEqual(shown.filter(y => same(x, y)), [], `check-practice's ${key} ${x} is displayed by the worked example's figures`);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('on a phone the practice set writes its example\'s numbers: Q, K and V with their values', { timeout: 180000 }, async () => {
+  const server = await startServer();
+  const { context, close } = await launchBrowser(DEVICES.phone);
+  try {
+    const page = await openLesson(context, server);
+    const frame = await instance(page, 'check-practice');
+    const maps = await until(frame, () => {
+      const m = window.attentionLab.layout().filter(i => i.kind === 'heatmap');
+      return m.length >= 3 ? m : null;
+    });
+    assert.equal(maps.length, 3, 'Q, K and V, the rest hidden until the question is answered');
+    for (const m of maps) assert.ok(m.valuePx >= 12, `${m.label}: values at ${m.valuePx} px`);
+  } finally {
+    await close();
+    await server.close();
+  }
 });
