@@ -22,6 +22,7 @@ bool g_resting = false;           // the browser's loop is paused
 
 void wake() {
   g_app->pending = std::max(g_app->pending, kSettleFrames);
+  g_app->woken = true;
 #ifdef __EMSCRIPTEN__
   if (g_resting && g_app->visible) {
     g_resting = false;

@@ -2,6 +2,7 @@
 // the page's calls into it (page_api.cpp).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,8 @@ struct App {
   bool told_ready = false;  // the page was told of the first settled frame (main.cpp's frame())
   int pending = 0;       // frames still to draw after the last change or input (drawing on demand)
   double drawn_at = 0;   // when the last frame was drawn, in glfwGetTime()'s seconds
+  std::uint64_t model_drawn = 0;  // the version of view=model's result the last frame drew
+  bool woken = false;  // wake() was called since the frame before this one began: input or a change waits
   bool visible = true;   // false while the page is hidden or the canvas is scrolled out of view
   double figure_height = 0;  // the figure's height in CSS pixels the page was last told (0: none)
   double content_height = 0;  // the one-column lab's, likewise

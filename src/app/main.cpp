@@ -182,6 +182,16 @@ void advance_runs(App& app) {
   if (app.lab.training().version() != trained || measured_more) wake();
 }
 
+// view=model's flipped passes (model_view.h), once a frame has drawn the change's maps: in the
+// next callback rather than the one that drew them, which the browser presents only when it
+// returns, and only when nothing woke the app since (`woken`): a key typed meanwhile is handled
+// first, and its change drops the passes it makes stale instead of waiting for them.
+void finish_model_passes(App& app, bool woken) {
+  if (!app.lab.model().pending()) return;
+  if (app.model_drawn == app.lab.model().version() && !woken) app.lab.model_finish();
+  app.pending = std::max(app.pending, 1);  // the frame that shows them, or tries again
+}
+
 // While view=cost measures and nothing else asks for a frame (no input, no change, no training),
 // a callback only measures, and the progress is drawn twice a second: drawing every
 // callback gave the kernels 16 ms of each frame, and a frame of software rendering on a busy
@@ -350,8 +360,10 @@ void frame() {
   // ready.
   if (!app.visible && app.told_ready) return rest();
 #endif
+  const bool woken = std::exchange(app.woken, false);
   if (web_input::animating()) wake();  // a swipe's momentum, a tap's frames
   follow_screen(app);
+  finish_model_passes(app, woken);
   if (measuring_alone(app)) {
     app.lab.measure(kSliceBudgetMs);
     if (!app.lab.experiment().running()) wake();  // the result
@@ -362,6 +374,7 @@ void frame() {
   app.drawn_at = glfwGetTime();
 
   ui::Frame drawn = draw_interface(app);
+  app.model_drawn = app.lab.model().version();
   const bool settles = settled(drawn) || (!app.told_ready && app.frames + 1 >= kFramesToSettle);
   present(app, settles);
   carry_out_frame(app, std::move(drawn));

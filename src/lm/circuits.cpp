@@ -124,7 +124,7 @@ Attribution attribute(const LanguageModel& m, const Analysis& as_set, const trai
   if (target < 0 || target >= vocab) throw std::invalid_argument("target: not a character of the model");
   if (against >= vocab) throw std::invalid_argument("against: not a character of the model");
   if (against == target) throw std::invalid_argument("against: the same character as the target");
-  if (int(flipped.size()) != m.head_count() || int(as_set.outputs.size()) != m.head_count())
+  if ((!flipped.empty() && int(flipped.size()) != m.head_count()) || int(as_set.outputs.size()) != m.head_count())
     throw std::invalid_argument("attribute: expected one pass per head");
   // The column the residual stream is read through, and the value it gives from logits.
   Eigen::VectorXd column = m.params.unembed.col(target).cast<double>();
@@ -143,6 +143,7 @@ Attribution attribute(const LanguageModel& m, const Analysis& as_set, const trai
   a.embedding = part(as_set.embedding);
   for (int h = 0; h < m.head_count(); ++h) {
     a.direct.push_back(part(as_set.outputs[std::size_t(h)]));
+    if (flipped.empty()) continue;
     const double other = value_of(flipped[std::size_t(h)]);
     const bool is_off = std::size_t(h) < off.size() && off[std::size_t(h)];
     a.total.push_back(is_off ? other - a.value : a.value - other);

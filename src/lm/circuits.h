@@ -95,13 +95,13 @@ struct Attribution {
   std::vector<double> direct;  // per head (layer × heads + head): its output's part (0 when off)
   // Per head: value with the head on minus value with it off, the rest as set (for a head that
   // is off, what switching it on would change): what it does through every path, also through
-  // later heads' queries, keys and values.
+  // later heads' queries, keys and values. Empty when no flipped passes were given.
   std::vector<double> total;
 };
 
 // `as_set`: the analysis with the heads `off` switched off (lm::analyse, which keeps each
 // part of the residual stream); `flipped[h]`: the logits (n × V) of the same text with head h
-// switched the other way. Throws std::invalid_argument naming the field: "at" outside the text
+// switched the other way, or none at all (then `total` is left empty: the direct parts alone). Throws std::invalid_argument naming the field: "at" outside the text
 // read, "target"/"against" not a token of the vocabulary, or against == target.
 Attribution attribute(const LanguageModel& m, const Analysis& as_set, const train::HeadMask& off,
                       const std::vector<Matrix>& flipped, int position, int target, int against = -1);

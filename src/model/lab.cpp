@@ -83,7 +83,7 @@ std::string Lab::practice_question_json() {
   return practice_.question_json();
 }
 
-std::string Lab::experiment_json() const {
+std::string Lab::experiment_json() {
   if (state_.view == View::model) return model_.json();
   return state_.view == View::train ? training_.json() : experiment_.json();
 }

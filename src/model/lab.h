@@ -89,6 +89,8 @@ class Lab {
   void model_delivered(const std::string& weights, const std::string& report, const std::string& error) {
     model_.deliver(weights, report, error, state_);
   }
+  // Its passes left pending by the last change (ModelView::pending()).
+  void model_finish() { model_.finish(); }
   // Practice mode's questions (src/practice): the current one, a new one about what is on
   // screen now, and the answer to the current one (`value` as JSON text; a verdict with an
   // error when it cannot be read).
@@ -100,7 +102,7 @@ class Lab {
   std::string practice_question_json();
 
   // attentionLab.experiment(): the experiment's JSON, or the runs' in view=train.
-  std::string experiment_json() const;
+  std::string experiment_json();
 
   // The scale factor a choice stands for at this d_k.
   float scale_of(attn::ScaleMode choice) const;

@@ -87,18 +87,23 @@ void ModelView::update(const State& s) {
   if (!model_) {
     if (computed_ || !json_.empty()) ++version_;
     computed_ = false;
+    pending_ = false;
     result_ = {};
     json_.clear();
     return;
   }
   if (!computed_ || s.text != text_ || s.ablate != ablate_) return compute(s);
   if (s.at != at_ || s.target != target_ || s.against != against_) {
-    compute_attribution(s);
+    at_ = s.at;
+    target_ = s.target;
+    against_ = s.against;
+    compute_attribution();
     ++version_;
     json_.clear();
   }
   if (s.edit != edit_) {
-    compute_edit(s);
+    edit_ = s.edit;
+    compute_edit();
     ++version_;
     json_.clear();
   }
@@ -113,6 +118,7 @@ void ModelView::compute(const State& s) {
   against_ = s.against;
   edit_ = s.edit;
   computed_ = true;
+  pending_ = false;
   ++version_;
   json_.clear();
   result_ = {};
@@ -127,11 +133,26 @@ void ModelView::compute(const State& s) {
   for (const auto& [layer, head] : s.ablate)
     (layer < m.config.layers && head < m.config.heads ? r.ablate : r.unknown_heads).emplace_back(layer, head);
   if (tokens.empty()) return;
+  r.analysis = lm::analyse(m, tokens, lm::head_mask(m, r.ablate));
+  r.period = repeat_period(tokens, m.vocab.encode(" ").front());
+  if (r.period && int(tokens.size()) >= r.period + 2) r.copy = lm::copy_loss(r.analysis.loss, r.period);
+  for (const attn::Matrix& map : r.analysis.maps) {
+    r.previous_token.push_back(map.rows() > 1 ? lm::previous_token_score(map) : 0.0);
+    if (r.period) r.induction.push_back(lm::induction_score(map, r.period));
+  }
+  compute_attribution();  // its direct parts; the totals come with the flipped passes
+  compute_edit();
+  pending_ = true;
+}
+
+void ModelView::finish() {
+  if (!pending_) return;
+  pending_ = false;
+  const lm::LanguageModel& m = *model_;
+  Result& r = result_;
   const train::HeadMask off = lm::head_mask(m, r.ablate);
-  r.analysis = lm::analyse(m, tokens, off);
   // How much each head matters here: the same text with that one head switched the other way.
   const double as_set = r.analysis.mean_loss();
-  r.period = repeat_period(tokens, m.vocab.encode(" ").front());
   // With a period: every head's induction score with head `h` off (index h × heads' count + g).
   std::vector<double> induction_without;
   for (int h = 0; h < m.head_count(); ++h) {
@@ -142,16 +163,12 @@ void ModelView::compute(const State& s) {
       if (r.period) induction_without.push_back(lm::induction_score(map, r.period));
     r.flipped_logits.push_back(std::move(other.logits));
   }
-  if (r.period && int(tokens.size()) >= r.period + 2) r.copy = lm::copy_loss(r.analysis.loss, r.period);
-  for (const attn::Matrix& map : r.analysis.maps) {
-    r.previous_token.push_back(map.rows() > 1 ? lm::previous_token_score(map) : 0.0);
-    if (r.period) r.induction.push_back(lm::induction_score(map, r.period));
-  }
   if (r.period)
     for (const lm::Composition& c : circuits_->composition)
       r.without.push_back(induction_without[std::size_t(c.from * m.head_count() + c.to)]);
-  compute_attribution(s);
-  compute_edit(s);
+  compute_attribution();
+  ++version_;
+  json_.clear();
 }
 
 namespace {
@@ -164,10 +181,7 @@ int token_of(const lm::LanguageModel& m, const char* key, const std::string& cha
 }
 }  // namespace
 
-void ModelView::compute_attribution(const State& s) {
-  at_ = s.at;
-  target_ = s.target;
-  against_ = s.against;
+void ModelView::compute_attribution() {
   Result& r = result_;
   r.attribution.reset();
   r.attribution_error.clear();
@@ -175,16 +189,15 @@ void ModelView::compute_attribution(const State& s) {
   const int n = int(a.tokens.size());
   if (n == 0) return;
   try {
-    if (s.at >= n)
-      throw std::invalid_argument(
-          i18n::format(tr("at=%d is past the text read: its characters are 0 to %d"), s.at, n - 1));
-    const int at = s.at < 0 ? n - 1 : s.at;
+    if (at_ >= n)
+      throw std::invalid_argument(i18n::format(tr("at=%d is past the text read: its characters are 0 to %d"), at_, n - 1));
+    const int at = at_ < 0 ? n - 1 : at_;
     // The character that comes next in the text, or after the last one the model's first choice.
     int target = 0;
-    if (!s.target.empty()) target = token_of(*model_, "target", s.target);
+    if (!target_.empty()) target = token_of(*model_, "target", target_);
     else if (at + 1 < n) target = a.tokens[std::size_t(at + 1)];
     else a.logits.row(at).maxCoeff(&target);
-    const int against = s.against.empty() ? -1 : token_of(*model_, "against", s.against);
+    const int against = against_.empty() ? -1 : token_of(*model_, "against", against_);
     if (against == target)
       throw std::invalid_argument(i18n::format(tr("against=%s is the character whose logit is split"),
                                                model_->vocab.text(target).c_str()));
@@ -194,14 +207,13 @@ void ModelView::compute_attribution(const State& s) {
   }
 }
 
-void ModelView::compute_edit(const State& s) {
-  edit_ = s.edit;
+void ModelView::compute_edit() {
   Result& r = result_;
   r.edit.reset();
   r.edit_error.clear();
-  if (!s.edit || r.analysis.tokens.empty()) return;
+  if (!edit_ || r.analysis.tokens.empty()) return;
   const lm::LanguageModel& m = *model_;
-  const auto& [position, character] = *s.edit;
+  const auto& [position, character] = *edit_;
   try {
     if (!r.period)
       throw std::invalid_argument(tr("edit= changes a letter of a text typed twice: this text is not (Repeat my text)"));
@@ -344,7 +356,8 @@ void ModelView::circuits_json(Json& out) const {
   if (!r.edit_error.empty()) out["edit_error"] = r.edit_error;
 }
 
-std::string ModelView::json() const {
+std::string ModelView::json() {
+  finish();
   if (!json_.empty()) return json_;
   Json out{{"view", "model"}};
   if (status_ != Status::ready) {

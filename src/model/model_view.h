@@ -10,6 +10,11 @@
 // circuits (lm::circuits: OV, QK, composition) are computed once per weight file; the
 // attribution at the chosen character (at, target, against) reads those passes again (a change
 // of at/target/against runs none); an edit (edit=) runs two passes of its own.
+//
+// The flipped passes are three quarters of a keystroke's work (docs/performance.md), and only
+// "matters", the composition's "without" and the attribution's totals need them: update()
+// leaves them pending, so that the maps reach the screen first, and finish() runs them (the
+// app a frame later; json() before it answers).
 #pragma once
 
 #include <cstdint>
@@ -43,9 +48,14 @@ class ModelView {
   const std::string& error() const { return error_; }
   const std::string& report_error() const { return report_error_; }
 
-  // Computes again if the text, the ablation or the weights changed; the attribution alone if
-  // only at, target or against did; the edit alone if only edit did.
+  // Computes again if the text, the ablation or the weights changed, but for the flipped
+  // passes (pending()); the attribution alone if only at, target or against did; the edit alone
+  // if only edit did.
   void update(const State& s);
+  // Whether the flipped passes of the last change are still to run: until finish(), `matters`,
+  // `without` and `flipped_logits` are empty and the attribution has no totals.
+  bool pending() const { return pending_; }
+  void finish();
 
   const lm::LanguageModel* model() const { return model_.get(); }
   // The weight file's circuits (lm/circuits.h), computed once when it is delivered; nullptr
@@ -116,8 +126,9 @@ class ModelView {
   std::uint64_t version() const { return version_; }
 
   // attentionLab.experiment() in view=model (docs/contract.md): {view, tokens, maps,
-  // predictions, loss, scores, ablate, head, …}, or {view, status} while loading, {view, error}.
-  std::string json() const;
+  // predictions, loss, scores, ablate, head, …}, or {view, status} while loading, {view, error};
+  // every number of the change (it finishes the pending passes first).
+  std::string json();
   // The most likely next characters at a position, most likely first.
   struct Prediction {
     int token;
@@ -139,8 +150,9 @@ class ModelView {
   void compute(const State& s);
   // json()'s circuits, attribution, composition and edit.
   void circuits_json(nlohmann::json& out) const;
-  void compute_attribution(const State& s);
-  void compute_edit(const State& s);
+  // From at_, target_, against_ (and edit_), with whatever flipped passes have run.
+  void compute_attribution();
+  void compute_edit();
 
   Status status_ = Status::absent;
   std::string error_, report_error_;
@@ -154,9 +166,10 @@ class ModelView {
   std::optional<std::pair<int, std::string>> edit_;
   std::optional<std::pair<int, int>> open_head_;  // the state's, as update() last saw it
   bool computed_ = false;
+  bool pending_ = false;  // the flipped passes of result_ are still to run
   Result result_;
   std::uint64_t version_ = 0;
-  mutable std::string json_;  // filled on the first request after a change
+  std::string json_;  // filled on the first request after a change
 };
 
 }  // namespace lab

@@ -5,6 +5,8 @@
 // and values (the float64 comparison of every number is tests/model/forward_test.py's).
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 #include <nlohmann/json.hpp>
 
 #include "circuits.h"
@@ -125,13 +127,18 @@ TEST(Attribution, BadPositionsAndCharactersNameTheirField) {
   EXPECT_EQ(error(0, 99, -1).rfind("target:", 0), 0u);
   EXPECT_EQ(error(0, 1, 99).rfind("against:", 0), 0u);
   EXPECT_EQ(error(0, 1, 1).rfind("against:", 0), 0u);
-  EXPECT_THROW(lm::attribute(m, a, off, {}, 0, 1, -1), std::invalid_argument);
+  EXPECT_THROW(lm::attribute(m, a, off, {flipped.front()}, 0, 1, -1), std::invalid_argument);  // one of two
+  // No passes at all: the direct parts alone (view=model's until its flipped passes have run).
+  const lm::Attribution direct = lm::attribute(m, a, off, {}, 0, 1, -1);
+  EXPECT_TRUE(direct.total.empty());
+  EXPECT_EQ(direct.direct, lm::attribute(m, a, off, flipped, 0, 1, -1).direct);
 }
 
 // view=model's values that the link's form allows but the text or the model does not.
 lab::ModelView view_of(const lab::State& s) {
   lab::ModelView mv;
   mv.deliver(read_file(ATTN_MODEL_DIR "/tiny-lm.bin"), "", "", s);
+  mv.finish();
   return mv;
 }
 lab::State model_state(const std::string& text) {
@@ -158,7 +165,7 @@ TEST(ModelViewCircuits, ValuesTheTextOrTheModelCannotTakeAreSaidByName) {
   s.edit.emplace(3, "x");  // the space between the copies
   EXPECT_NE(view_of(s).result().edit_error.find("0 to 2"), std::string::npos);
   s.edit.emplace(1, "x");
-  const lab::ModelView mv = view_of(s);
+  lab::ModelView mv = view_of(s);
   ASSERT_TRUE(mv.result().edit) << mv.result().edit_error;
   EXPECT_EQ(mv.result().edit->from, "a");
   EXPECT_FALSE(nlohmann::json::parse(mv.json())["edit"].is_null());
@@ -171,6 +178,38 @@ TEST(ModelViewCircuits, OneCharacterIsSplitOnTheModelsOwnChoice) {
   EXPECT_EQ(a.position, 0);
   EXPECT_EQ(a.target, mv.top(0, 1).front().token);
   EXPECT_TRUE(view_of(model_state("")).result().attribution_error.empty());
+}
+
+// A keystroke's maps reach the screen before the passes with each head flipped (three quarters
+// of its work) have run: until finish(), what needs them is absent, never stale.
+TEST(ModelViewCircuits, TheFlippedPassesWaitForFinish) {
+  lab::State s = model_state("the cat");
+  lab::ModelView mv = view_of(s);
+  const lm::Attribution before = *mv.result().attribution;
+  s.text = "the cat sat";
+  mv.update(s);
+  ASSERT_TRUE(mv.pending());
+  const lab::ModelView::Result& r = mv.result();
+  EXPECT_EQ(int(r.analysis.maps.size()), mv.model()->head_count());
+  EXPECT_TRUE(r.matters.empty());
+  EXPECT_TRUE(r.flipped_logits.empty());
+  ASSERT_TRUE(r.attribution);
+  EXPECT_EQ(r.attribution->direct.size(), before.direct.size());
+  EXPECT_TRUE(r.attribution->total.empty());
+  const std::uint64_t version = mv.version();
+  mv.finish();
+  EXPECT_FALSE(mv.pending());
+  EXPECT_GT(mv.version(), version);  // the panels that waited draw again
+  EXPECT_EQ(int(r.matters.size()), mv.model()->head_count());
+  EXPECT_EQ(r.attribution->total.size(), before.direct.size());
+  // experiment() never answers with the pending parts missing.
+  s.text = "the cat";
+  mv.update(s);
+  ASSERT_TRUE(mv.pending());
+  const auto j = nlohmann::json::parse(mv.json());
+  EXPECT_FALSE(mv.pending());
+  for (std::size_t h = 0; h < before.total.size(); ++h)
+    EXPECT_DOUBLE_EQ(j["attribution"]["parts"][h + 1]["total"].get<double>(), before.total[h]);
 }
 
 TEST(ModelViewCircuits, MovingTheChosenCharacterRunsNoPass) {

@@ -38,6 +38,7 @@ lab::ModelView delivered(const lab::State& s) {
   EXPECT_TRUE(mv.wanted(s));
   mv.loading();
   mv.deliver(weights(), report(), "", s);
+  mv.finish();
   return mv;
 }
 
@@ -75,7 +76,7 @@ TEST(ModelView, HowMuchEachHeadMattersIsTheLossWithItsOutputZeroed) {
 
 TEST(ModelView, TheJsonHasTheDocumentedShape) {
   const std::string text = "abc abc";
-  const lab::ModelView mv = delivered(model_state(text, {{0, 1}}));
+  lab::ModelView mv = delivered(model_state(text, {{0, 1}}));
   const lm::LanguageModel& m = *mv.model();
   const auto j = nlohmann::json::parse(mv.json());
   std::string joined;
@@ -123,7 +124,7 @@ TEST(ModelView, TheJsonHasTheDocumentedShape) {
 // head, with a layer-0 head switched off before it).
 TEST(ModelView, AHeadInTheWalkthroughHasItsOwnMap) {
   const std::string text = "A small dog chased the red ball.";
-  const lab::ModelView mv = delivered(model_state(text, {{0, 1}}));
+  lab::ModelView mv = delivered(model_state(text, {{0, 1}}));
   const int head = mv.model()->config.heads + 2;  // 1.2
   const lab::ModelView::Request r = mv.walkthrough_request(head);
   const lab::Loaded loaded = lab::load_request(r.request, r.options, model_state(text));

@@ -31,7 +31,13 @@ std::string head_label(const lab::ModelView& mv, int i) {
 }
 
 // "+0.42": a change of loss in nats, signed.
-std::string nats(double x) { return (x >= 0 ? "+" : "") + text::fixed(x, 2); }
+// How much head i matters here, in signed nats; "…" for the frame before its pass has run
+// (ModelView::pending()).
+std::string matters(const lab::ModelView::Result& r, int i) {
+  if (r.matters.empty()) return "…";
+  const double x = r.matters[std::size_t(i)];
+  return (x >= 0 ? "+" : "") + text::fixed(x, 2);
+}
 
 // The key a head's row looks at most, as "→ "e" 0.63".
 std::string top_key(const attn::Matrix& map, int row, const std::vector<std::string>& tokens) {
@@ -127,7 +133,7 @@ void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
       bool on = !off;
       input::next_item(input::ItemKind::checkbox, i18n::format(tr("on %s"), name.c_str()));
       if (ImGui::Checkbox(tr("on"), &on)) toggle(next, layer, head);
-      ImGui::TextColored(p.muted_text, "%s", i18n::format(tr("matters %s"), nats(r.matters[std::size_t(i)]).c_str()).c_str());
+      ImGui::TextColored(p.muted_text, "%s", i18n::format(tr("matters %s"), matters(r, i).c_str()).c_str());
       if (chosen) ImGui::TextColored(p.muted_text, "%s", top_key(r.analysis.maps[std::size_t(i)], position, r.tokens).c_str());
       ImGui::PopID();
       ImGui::EndGroup();
@@ -165,7 +171,7 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   if (r.period)
     here += i18n::format(tr("; induction score %s on the copy"), text::fixed(r.induction[std::size_t(open)], 2).c_str());
   here += i18n::format(tr("; switched the other way, the mean loss changes by %s nats."),
-                       nats(r.matters[std::size_t(open)]).c_str());
+                       matters(r, open).c_str());
   notice(here.c_str());
   if (ImGui::Button(tr("Close"))) next.open_head.reset();
   ImGui::SameLine();

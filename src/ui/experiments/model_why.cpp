@@ -164,7 +164,7 @@ void attribution(const lab::Lab& lab, lab::State& next) {
   std::vector<BarRow> rows{{tr("embedding"), a.embedding, NAN}};
   double sum = a.embedding;
   for (std::size_t h = 0; h < a.direct.size(); ++h) {
-    rows.push_back({head_name(lab, int(h)), a.direct[h], a.total[h]});
+    rows.push_back({head_name(lab, int(h)), a.direct[h], h < a.total.size() ? a.total[h] : NAN});  // none while pending
     sum += a.direct[h];
   }
   rows.push_back({tr("sum"), sum, NAN, true});
@@ -335,11 +335,11 @@ void composition(const lab::Lab& lab, Memory& ui, bool with_map) {
         ui.model_composition = int(k);
       ImGui::TableNextColumn();
       ImGui::Text("%d %%", int(std::lround(100 * pair.share)));
-      if (r.period && k < r.without.size()) {
+      if (r.period) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(text::fixed(r.induction[std::size_t(pair.to)], 2).c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(text::fixed(r.without[k], 2).c_str());
+        ImGui::TableNextColumn();  // "…" for the frame before the passes without `from` have run
+        ImGui::TextUnformatted(k < r.without.size() ? text::fixed(r.without[k], 2).c_str() : "…");
       }
     }
     ImGui::EndTable();
