@@ -254,8 +254,9 @@ void plots(const experiments::CostData& d, bool all, Memory& ui) {
       both(n, tr("QKᵀ written to memory"), d.qk_intensity, tr("tiled (Q, K, V read once)"), d.tiled_intensity);
   if (!std::isnan(d.balance)) ai.push_back(level(tr("this machine's balance"), n0, n1, d.balance, 7));
   plot_card(grid, "intensity", h, tr("Arithmetic intensity"),
-            tr("QKᵀ: 2n²d_k FLOPs over 4(2nd_k + n²) bytes = nd_k / (2(2d_k + n)), at most d_k/2 = 32. The softmax "
-               "passes over n × n matrices do a few FLOPs per 8 bytes: far below the balance."),
+            tr("QKᵀ: 2n²d_k FLOPs over 4(2nd_k + n²) bytes = nd_k / (2(2d_k + n)), at most d_k/2 = 32. A softmax "
+               "pass over an n × n matrix does about one operation for each score it reads and writes, 8 bytes: far "
+               "below the balance."),
             intensity, ai);
 }
 
