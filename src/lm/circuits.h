@@ -101,8 +101,9 @@ struct Attribution {
 
 // `as_set`: the analysis with the heads `off` switched off (lm::analyse, which keeps each
 // part of the residual stream); `flipped[h]`: the logits (n × V) of the same text with head h
-// switched the other way, or none at all (then `total` is left empty: the direct parts alone). Throws std::invalid_argument naming the field: "at" outside the text
-// read, "target"/"against" not a token of the vocabulary, or against == target.
+// switched the other way, or none at all (then `total` is left empty: the direct parts alone).
+// Throws std::invalid_argument naming the field: "at" outside the text read, "target"/"against"
+// not a token of the vocabulary, or against == target.
 Attribution attribute(const LanguageModel& m, const Analysis& as_set, const train::HeadMask& off,
                       const std::vector<Matrix>& flipped, int position, int target, int against = -1);
 

@@ -167,8 +167,7 @@ void ModelView::finish() {
     for (const lm::Composition& c : circuits_->composition)
       r.without.push_back(induction_without[std::size_t(c.from * m.head_count() + c.to)]);
   compute_attribution();
-  ++version_;
-  json_.clear();
+  json_.clear();  // the version stays: the maps' textures are the same
 }
 
 namespace {

@@ -122,7 +122,8 @@ class ModelView {
   // The state's head opened large (head=) as layer × heads + head; -1 when none is open or the
   // model has no such head.
   int open_head() const;
-  // Changes whenever the result does (for the maps' textures).
+  // Changes whenever the result does (for the maps' textures), but for finish(): its passes
+  // change no map.
   std::uint64_t version() const { return version_; }
 
   // attentionLab.experiment() in view=model (docs/contract.md): {view, tokens, maps,

@@ -177,8 +177,9 @@ void projections(const lab::Lab& lab, lab::State& next, Memory& ui, float height
         k{N_("K  keys"), &lab.k(), Rows::keys, false, 1, true}, v{N_("V  values"), &lab.v(), Rows::keys, false, 2, true};
     if (ImGui::GetContentRegionAvail().x < kNarrow * scale) {
       // Q on its own row, then K beside V (their rows are the same keys, read across), taller:
-      // half a row's width gives a cell room for its number only in height. No note: the
-      // arithmetic panel says what cross-attention is, and a phone's figure stays one screen tall.
+      // half a row's width gives a cell room for its number only in height. No note, and rows
+      // of 200 rather than the scrolling column's 220: the arithmetic panel says what
+      // cross-attention is, and the lesson's practice figure stays one phone screen tall.
       const float h = height <= 0 ? 200 * scale : row_height(2);
       row_of(lab, next, ui, {results[0]}, {q}, {1}, h * 0.85f);
       row_of(lab, next, ui, {results[1], results[2]}, {k, v}, {1, 1}, h * 1.15f);

@@ -30,9 +30,8 @@ std::string head_label(const lab::ModelView& mv, int i) {
   return label;
 }
 
-// "+0.42": a change of loss in nats, signed.
-// How much head i matters here, in signed nats; "…" for the frame before its pass has run
-// (ModelView::pending()).
+// How much head i matters here, a change of loss in signed nats ("+0.42"); "…" for the frame
+// before its pass has run (ModelView::pending()).
 std::string matters(const lab::ModelView::Result& r, int i) {
   if (r.matters.empty()) return "…";
   const double x = r.matters[std::size_t(i)];
