@@ -96,8 +96,9 @@ void row_of(const lab::Lab& lab, lab::State& next, Memory& ui, const std::vector
   }
 }
 
-// Below this width (a phone's column) the cards go two to a row: one row of three or four
-// leaves no room for a cell's number or a card's title.
+// Below this width (a phone's column, or the lab's middle column on a laptop, between its two
+// panels) the cards go two to a row: one row of three or four leaves no room for a cell's
+// number or a card's title.
 constexpr float kNarrow = 600;
 
 // X's share of the width against each product's: X keeps its tokens' names.
