@@ -24,7 +24,9 @@ void wake() {
   g_app->pending = std::max(g_app->pending, kSettleFrames);
   g_app->woken = true;
 #ifdef __EMSCRIPTEN__
-  if (g_resting && g_app->visible) {
+  // Hidden, the app draws nothing, but a first frame that has not settled yet (view=model
+  // waiting for its weights) is drawn regardless: the page hears its height and `ready`.
+  if (g_resting && (g_app->visible || !g_app->told_ready)) {
     g_resting = false;
     emscripten_resume_main_loop();
   }

@@ -375,7 +375,12 @@ void frame() {
 
   ui::Frame drawn = draw_interface(app);
   app.model_drawn = app.lab.model().version();
-  const bool settles = settled(drawn) || (!app.told_ready && app.frames + 1 >= kFramesToSettle);
+  // view=model's notice while its weights load is not the figure: its height would size a
+  // lesson's frame to a line, and a frame off screen once ready rests until it is scrolled to,
+  // so its box kept that height (the lesson shrank under its reader as the model chapter's
+  // figures started).
+  const bool settles = !app.lab.model().awaited(app.lab.state()) &&
+                       (settled(drawn) || (!app.told_ready && app.frames + 1 >= kFramesToSettle));
   present(app, settles);
   carry_out_frame(app, std::move(drawn));
   advance_runs(app);

@@ -1,6 +1,8 @@
 #include "measure.h"
 
 #include <algorithm>
+#include <limits>
+#include <map>
 #include <stdexcept>
 
 #include "head_scores.h"
@@ -10,18 +12,21 @@ namespace {
 
 using nlohmann::json;
 
-// The mean loss and each head's mean previous-token score over up to kWindows windows.
+// The mean loss and each head's mean previous-token score over the text's first `windows`
+// whole windows (all of them where it has fewer).
 struct TextScores {
   double loss = 0;
   std::vector<double> previous_token;
+  int windows = 0;
 };
 
-TextScores score_text(const LanguageModel& m, const std::string& text) {
+TextScores score_text(const LanguageModel& m, const std::string& text, int windows) {
   const std::vector<int> tokens = m.vocab.encode(text);
   const int n = m.context();
-  const int windows = std::min<int>(kWindows, int(tokens.size()) / n);
+  windows = std::min<int>(windows, int(tokens.size()) / n);
   if (windows < 1) throw std::invalid_argument("probes: a text shorter than the context");
   TextScores s;
+  s.windows = windows;
   s.previous_token.assign(m.head_count(), 0.0);
   for (int w = 0; w < windows; ++w) {
     const Analysis a = analyse(m, {tokens.begin() + w * n, tokens.begin() + (w + 1) * n});
@@ -31,9 +36,34 @@ TextScores score_text(const LanguageModel& m, const std::string& text) {
   return s;
 }
 
-// On texts typed twice: each head's mean induction score, the copies' mean losses, and the
-// second copy's mean loss with each head switched off.
+// One text typed twice: the copies' mean losses, each head's induction score, and the second
+// copy's mean loss with each head switched off.
+struct Repeat {
+  CopyLoss copy;
+  std::vector<double> induction, ablated_second;
+  double uniform_induction = 0;  // a head that looks evenly at every key it can see
+};
+
+Repeat score_repeat(const LanguageModel& m, const std::string& text) {
+  const std::vector<int> tokens = m.vocab.encode(typed_twice(text));
+  const int period = int(m.vocab.encode(text).size()) + 1;
+  if (int(tokens.size()) > m.context())
+    throw std::invalid_argument("probes: \"" + text + "\" typed twice is longer than the context");
+  const int heads = m.head_count();
+  const Analysis a = analyse(m, tokens);
+  Repeat r{copy_loss(a.loss, period), {}, {}, induction_score(uniform_map(int(tokens.size())), period)};
+  for (int h = 0; h < heads; ++h) {
+    r.induction.push_back(induction_score(a.maps[h], period));
+    train::HeadMask off(heads, false);
+    off[h] = true;
+    r.ablated_second.push_back(copy_loss(analyse(m, tokens, off).loss, period).second);
+  }
+  return r;
+}
+
+// Texts typed twice: each text's Repeat, and their means.
 struct RepeatScores {
+  std::vector<Repeat> each;
   std::vector<double> induction, ablated_second;
   CopyLoss copy;
   double uniform_induction = 0;
@@ -46,20 +76,13 @@ RepeatScores score_repeats(const LanguageModel& m, const std::vector<std::string
   s.ablated_second.assign(heads, 0.0);
   const double count = double(texts.size());
   for (const std::string& text : texts) {
-    const std::vector<int> tokens = m.vocab.encode(typed_twice(text));
-    const int period = int(m.vocab.encode(text).size()) + 1;
-    if (int(tokens.size()) > m.context())
-      throw std::invalid_argument("probes: \"" + text + "\" typed twice is longer than the context");
-    const Analysis a = analyse(m, tokens);
-    const CopyLoss c = copy_loss(a.loss, period);
-    s.copy.first += c.first / count;
-    s.copy.second += c.second / count;
-    s.uniform_induction += induction_score(uniform_map(int(tokens.size())), period) / count;
+    const Repeat& r = s.each.emplace_back(score_repeat(m, text));
+    s.copy.first += r.copy.first / count;
+    s.copy.second += r.copy.second / count;
+    s.uniform_induction += r.uniform_induction / count;
     for (int h = 0; h < heads; ++h) {
-      s.induction[h] += induction_score(a.maps[h], period) / count;
-      train::HeadMask off(heads, false);
-      off[h] = true;
-      s.ablated_second[h] += copy_loss(analyse(m, tokens, off).loss, period).second / count;
+      s.induction[h] += r.induction[h] / count;
+      s.ablated_second[h] += r.ablated_second[h] / count;
     }
   }
   return s;
@@ -69,12 +92,66 @@ std::size_t best(const std::vector<double>& v) { return std::size_t(std::max_ele
 
 json copy_json(const CopyLoss& c) { return {{"first", c.first}, {"second", c.second}, {"ratio", c.second / c.first}}; }
 
+// The held-out sentences, read with the induction head the tuning sentences chose (`ind`):
+// each sentence's copies and that head's score and ablation, each language's and all of
+// them's means, and the held-out targets.
+json held_out_json(const LanguageModel& m, const std::vector<HeldOutSentence>& sentences, std::size_t ind) {
+  const int heads = m.config.heads;
+  json each = json::array();
+  std::map<std::string, CopyLoss> by_language;
+  std::map<std::string, int> counts;
+  CopyLoss all;
+  double ablated = 0, worst_ratio = 0, weakest_induction = 1;
+  for (const HeldOutSentence& s : sentences) {
+    const Repeat r = score_repeat(m, s.text);
+    const double ratio = r.copy.second / r.copy.first;
+    each.push_back({{"language", s.language}, {"text", s.text}, {"first", r.copy.first}, {"second", r.copy.second},
+                    {"ratio", ratio}, {"induction", r.induction[ind]}, {"uniform_induction", r.uniform_induction},
+                    {"ablated_second", r.ablated_second[ind]}});
+    by_language[s.language].first += r.copy.first;
+    by_language[s.language].second += r.copy.second;
+    counts[s.language] += 1;
+    all.first += r.copy.first;
+    all.second += r.copy.second;
+    ablated += r.ablated_second[ind];
+    worst_ratio = std::max(worst_ratio, ratio);
+    weakest_induction = std::min(weakest_induction, r.induction[ind]);
+  }
+  const double count = double(sentences.size());
+  all = {all.first / count, all.second / count};
+  json languages = json::object();
+  double worst_language = 0;
+  for (auto& [language, c] : by_language) {
+    c = {c.first / counts[language], c.second / counts[language]};
+    languages[language] = copy_json(c);
+    worst_language = std::max(worst_language, c.second / c.first);
+  }
+  const double ratio = all.second / all.first, ablation = ablated / count / all.second;
+  json head = {{"layer", int(ind) / heads}, {"head", int(ind) % heads}};
+  return {{"sentences", each},
+          {"copying", copy_json(all)},
+          {"languages", languages},
+          {"targets",
+           {{"second_copy_over_first", {{"value", ratio}, {"target", kHeldOutRatio}, {"met", ratio <= kHeldOutRatio}}},
+            {"second_copy_over_first_each_language",
+             {{"value", worst_language}, {"target", kHeldOutRatio}, {"met", worst_language <= kHeldOutRatio}}},
+            {"second_copy_over_first_each_sentence",
+             {{"value", worst_ratio}, {"target", kHeldOutEachRatio}, {"met", worst_ratio < kHeldOutEachRatio}}},
+            {"induction_head_each_sentence",
+             {{"layer", head["layer"]}, {"head", head["head"]}, {"value", weakest_induction},
+              {"target", kHeldOutInduction}, {"met", weakest_induction >= kHeldOutInduction}}},
+            {"induction_head_ablation_ratio",
+             {{"layer", head["layer"]}, {"head", head["head"]}, {"value", ablation}, {"target", kHeldOutAblation},
+              {"met", ablation >= kHeldOutAblation}}}}}};
+}
+
 }  // namespace
 
 std::string typed_twice(const std::string& text) { return text + " " + text; }
 
 json measure(const LanguageModel& m, const Probes& probes) {
-  const TextScores held = score_text(m, probes.held_out), train = score_text(m, probes.train);
+  const TextScores held = score_text(m, probes.held_out, std::numeric_limits<int>::max()),
+                   train = score_text(m, probes.train, kWindows);
   const RepeatScores sentences = score_repeats(m, probes.sentences), random = score_repeats(m, probes.random);
   const int heads = m.config.heads;
 
@@ -106,6 +183,8 @@ json measure(const LanguageModel& m, const Probes& probes) {
       {"second_copy_over_first", {{"value", sentences.copy.second / sentences.copy.first}, {"target", 0.5},
                                   {"met", sentences.copy.second <= 0.5 * sentences.copy.first}}},
       {"induction_head_ablation_ratio", {{"value", ablation_ratio}, {"target", 1.5}, {"met", ablation_ratio >= 1.5}}}};
+  out["windows"] = {{"train", train.windows}, {"held_out", held.windows}};
+  if (!probes.held_out_sentences.empty()) out["held_out_sentences"] = held_out_json(m, probes.held_out_sentences, ind);
   return out;
 }
 

@@ -11,16 +11,30 @@
 
 namespace lm {
 
-struct Probes {
-  std::vector<std::string> sentences;  // ordinary sentences not in the corpus, each typed twice
-  std::vector<std::string> random;     // random letter strings, each typed twice
-  std::string held_out;                // ordinary text the model never trained on
-  std::string train;                   // the training corpus (its first windows are scored)
+// A held-out sentence and its language ("en" or "es").
+struct HeldOutSentence {
+  std::string language, text;
 };
 
-// How many windows of the context's length the losses and the previous-token score average
-// over (fewer where the text is shorter).
+struct Probes {
+  // Ordinary sentences not in the corpus, each typed twice: the tuning set, on which runs are
+  // compared and settings chosen.
+  std::vector<std::string> sentences;
+  // More such sentences, in English and Spanish, that no choice looked at: read for the report.
+  std::vector<HeldOutSentence> held_out_sentences;
+  std::vector<std::string> random;  // random letter strings, each typed twice
+  std::string held_out;             // ordinary text the model never trained on (scored whole)
+  std::string train;                // the training corpus (its first kWindows windows are scored)
+};
+
+// How many windows of the context's length the training corpus's loss averages over.
 inline constexpr int kWindows = 32;
+
+// The held-out sentences' targets (docs/model.md): the second copy's mean loss over the
+// first's, on average and on each sentence; the best induction head's score on each; the rise
+// of the second copy's loss with that head off.
+inline constexpr double kHeldOutRatio = 0.4, kHeldOutEachRatio = 0.5, kHeldOutInduction = 0.45,
+                        kHeldOutAblation = 2.0;
 
 // A text typed twice: `text`, a space, `text` again; its period is its length plus one.
 std::string typed_twice(const std::string& text);

@@ -12,6 +12,7 @@
 //       scores
 //
 // Errors go to stderr as one sentence, with exit status 2 (bad arguments or input files).
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -100,11 +101,27 @@ lm::Probes read_probes(const std::string& dir) {
   const json probes = json::parse(read_text(dir + "/probes.json"));
   p.sentences = probes.at("sentences").get<std::vector<std::string>>();
   p.random = probes.at("random").get<std::vector<std::string>>();
-  // The sentences measure what the model does on text it never saw.
-  for (const std::string& s : p.sentences)
+  for (const auto& [language, texts] : probes.at("held_out_sentences").items())
+    for (const std::string& text : texts.get<std::vector<std::string>>()) p.held_out_sentences.push_back({language, text});
+  // The sentences measure what the model does on text it never saw, and the two sets share none.
+  const auto check = [&](const std::string& s) {
     if (p.train.find(s) != std::string::npos || p.held_out.find(s) != std::string::npos)
       throw std::invalid_argument(dir + "/probes.json: the sentence \"" + s + "\" is in the corpus");
+  };
+  for (const std::string& s : p.sentences) check(s);
+  for (const lm::HeldOutSentence& s : p.held_out_sentences) {
+    check(s.text);
+    if (std::find(p.sentences.begin(), p.sentences.end(), s.text) != p.sentences.end())
+      throw std::invalid_argument(dir + "/probes.json: the held-out sentence \"" + s.text + "\" is also a tuning sentence");
+  }
   return p;
+}
+
+// The held-out sentences as probes.json gives them: a list for each language.
+json held_out_probes(const lm::Probes& p) {
+  json out = json::object();
+  for (const lm::HeldOutSentence& s : p.held_out_sentences) out[s.language].push_back(s.text);
+  return out;
 }
 
 json model_json(const lm::LanguageModel& m) {
@@ -170,7 +187,8 @@ int train_command(const Args& a) {
   report["model"] = model_json(m);
   report["weights"] = {{"file", "tiny-lm.bin"}, {"dtype", "float16"},
                        {"float32_loss", float32.at("loss")}, {"float32_copying", float32.at("copying")}};
-  report["probes"] = {{"sentences", probes.sentences}, {"random", probes.random}, {"windows", lm::kWindows}};
+  report["probes"] = {{"sentences", probes.sentences}, {"random", probes.random},
+                      {"held_out_sentences", held_out_probes(probes)}, {"windows", lm::kWindows}};
   report["training"] = {{"steps", o.steps}, {"batch", o.batch}, {"characters_per_step", o.batch * o.context},
                         {"seed", o.seed}, {"threads", o.threads}, {"lr", o.lr}, {"warmup", o.warmup}, {"init_std", o.init_std},
                         {"weight_decay", o.weight_decay}, {"final_lr_fraction", o.final_lr_fraction},

@@ -41,6 +41,11 @@ class ModelView {
   // says it started (loading()).
   bool wanted(const State& s) const { return s.view == View::model && status_ == Status::absent; }
   void loading() { status_ = Status::loading; }
+  // The view is on screen and its weights have not come (neither loaded nor failed): it shows
+  // a notice in place of the figure.
+  bool awaited(const State& s) const {
+    return s.view == View::model && (status_ == Status::absent || status_ == Status::loading);
+  }
   // The weight file's bytes and report.json's text, or why they could not be had (`error`,
   // naming the file). A bad file (lm::parse's sentence) fails like a missing one; a report
   // that does not parse leaves the heads unlabelled, with report_error() saying why.

@@ -4,7 +4,7 @@
 // mouse wheel. Shared by tests/e2e/figures.test.mjs (behaviour) and bench/figures_bench.mjs
 // (figures). It reads only the documented element API (ready, state, the ready event) and
 // the DOM, so it measures any version of embed.js alike.
-import { frames, until } from './harness.mjs';
+import { scrollEnded, until } from './harness.mjs';
 
 // For context.addInitScript: runs in every frame before its scripts.
 // - Every frame counts its animation-frame callbacks in window.__rafCallbacks.
@@ -115,10 +115,6 @@ export async function scrollThrough(page, { direction = 1, atStop = async () => 
     if (Math.abs(end - y) < 1) return;
     await page.mouse.wheel(0, direction * Math.round(height * 0.8));
     await until(page, (y) => scrollY !== y, y);
-    // The scroll has ended when two frames see the same position.
-    for (let last = NaN, now = await page.evaluate(() => scrollY); now !== last;) {
-      await frames(page, 2);
-      [last, now] = [now, await page.evaluate(() => scrollY)];
-    }
+    await scrollEnded(page);
   }
 }

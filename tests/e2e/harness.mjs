@@ -92,6 +92,16 @@ export const frames = (page, count = 4) => page.evaluate((count) => new Promise(
   requestAnimationFrame(tick);
 }), count);
 
+// A scroll of the page has ended when two frames see it at the same place: a wheel's smooth
+// glide goes on for frames after the event, the longer the busier the machine, and a position
+// read during it is not where the page stops.
+export async function scrollEnded(page) {
+  for (let last = NaN, now = await page.evaluate(() => scrollY); now !== last;) {
+    await frames(page, 2);
+    [last, now] = [now, await page.evaluate(() => scrollY)];
+  }
+}
+
 // `count` clicks at [x, y] on the canvas (2: a double-click), as a person's: the browser
 // counts them (each press's `detail`), and the app hands ImGui every press and release in a
 // frame of its own with that count (src/app/web_input.cpp), so ImGui sees each click and the

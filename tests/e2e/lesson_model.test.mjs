@@ -4,7 +4,8 @@
 // ablation its attributes ask for; the numbers the text cites are filled from the figures'
 // experiment(); and the check, answered wrong and then, after Next question, right (the answer
 // computed here from the question's own text, practice_answers.mjs). Screenshots of each figure
-// on screen: build/e2e-lesson-model-<device>-<figure>.png.
+// on screen: build/e2e-lesson-model-<device>-<figure>.png. And a model figure that starts below
+// the screen is its own height by the time the reader gets there.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -81,3 +82,34 @@ for (const device of DEVICES) {
     }
   });
 }
+
+// A figure starts a screen before the reader reaches it, and an instance out of view rests once
+// it is ready. A model figure's weights come after its first frames: were those frames ready (a
+// notice a line tall), its box would stay a line tall until scrolled to, and the page under the
+// reader would grow by the figure's height when it was (the whole-lesson walk lost its place so).
+test('a model figure started below the screen has its own height before the reader gets there', { timeout: 300000 }, async () => {
+  const device = DEVICES.find(d => d.name === 'laptop');
+  const { server, page, close, height } = await student(device);
+  const id = 'fig-model-previous';
+  try {
+    await openFresh(page, server, WORDS.en.file);
+    // Its top half a screen below the screen's foot: near enough to start, out of view.
+    await page.evaluate(({ id, height }) => {
+      const top = document.getElementById(id).getBoundingClientRect().top + scrollY;
+      scrollTo({ top: top - 1.5 * height, behavior: 'instant' });
+    }, { id, height });
+    const below = await until(page, async id => {
+      const el = document.getElementById(id);
+      if (!el.ready) return null;
+      const a = el.getBoundingClientRect();
+      await new Promise(r => setTimeout(r, 500));
+      const b = el.getBoundingClientRect();
+      return a.height === b.height && b.top > innerHeight ? b.height : null;
+    }, id, { timeout: 90000 });
+    const seenHeight = await figureHeight(page, id);
+    assert.ok(seenHeight > 300, `${id} is ${seenHeight} px tall on screen`);
+    assert.equal(below, seenHeight, `${id} was ${below} px tall below the screen, ${seenHeight} px on it`);
+  } finally {
+    await close();
+  }
+});

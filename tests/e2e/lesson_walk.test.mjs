@@ -6,7 +6,7 @@
 // app.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { frames, until } from './harness.mjs';
+import { scrollEnded, until } from './harness.mjs';
 import { DEVICES, student, openFresh } from './lesson_student.mjs';
 import { answers, causalExample } from './practice_answers.mjs';
 
@@ -52,7 +52,9 @@ for (const device of DEVICES.filter(d => !process.env.ATTN_DEVICE || d.name === 
         // taps and typing in the figures are real touch.
         if (touch) await page.evaluate(dy => window.scrollBy(0, dy), step);
         else await page.mouse.wheel(0, step);
-        await frames(page, 2);
+        // Measured where the page stops: a step taken from a position the glide passes through
+        // would add to the glide's rest and carry the figure past the screen's top.
+        await scrollEnded(page);
       }
       throw new Error(`could not scroll to ${selector}`);
     };

@@ -4,7 +4,9 @@ head's map, the logits and the loss at every position, with and without a head s
 and view=model's circuits (docs/model.md, "What a head writes"), which dump prints from the
 page's own code: the attribution at a character (its parts, their sum, each head's total
 effect), every head's OV and QK maps and copying score, the composition maps' shares and the
-later head's score with the earlier one off, and the changed letter of an edit.
+later head's score with the earlier one off, and the changed letter of an edit. And the report's
+held-out sentences (report.json's `held_out_sentences`), every figure and target recomputed
+here from the weights.
 
 The weight file is read here from its documented format (docs/model.md), not through the
 native code. Tolerances: the native pass runs in float32, so maps agree to 1e-4 and logits
@@ -278,3 +280,54 @@ def test_bad_attribution_keys_name_the_field(keys, field):
 def test_edit_on_a_text_not_typed_twice_says_so():
     got = native("compró pan", edit="2:x")
     assert got["edit"] is None and "edit=" in got["edit_error"]
+
+
+def copy_losses(loss, period):
+    """Each copy's mean loss over the same characters, each copy's first left out
+    (src/lm/head_scores.h): targets t = L+1 … n−1 against t − L."""
+    n = len(loss) + 1
+    ts = range(period + 1, n)
+    return np.mean([loss[t - period - 1] for t in ts]), np.mean([loss[t - 1] for t in ts])
+
+
+def test_report_held_out_sentences_and_targets_recomputed():
+    header, w = read_model(MODEL)
+    report = json.load(open(os.path.join(os.path.dirname(MODEL), "report.json")))
+    held = report["held_out_sentences"]
+    targets = held["targets"]
+    head = (targets["induction_head_each_sentence"]["layer"], targets["induction_head_each_sentence"]["head"])
+    # The head the tuning sentences chose: the best mean induction score on them, never on these.
+    tuning = [h["induction_sentences"] for h in report["heads"]]
+    assert head[0] * header["heads"] + head[1] == int(np.argmax(tuning))
+    listed = [(lang, text) for lang, texts in report["probes"]["held_out_sentences"].items() for text in texts]
+    assert sorted(listed) == sorted((s["language"], s["text"]) for s in held["sentences"])
+    assert {"en", "es"} <= {lang for lang, _ in listed}
+    firsts, seconds, ablated, ratios = [], [], [], []
+    for s in held["sentences"]:
+        text = s["text"]
+        tokens = encode(header, text + " " + text)
+        period = len(encode(header, text)) + 1
+        maps, _, loss = forward(header, w, tokens)
+        first, second = copy_losses(loss, period)
+        _, _, off = forward(header, w, tokens, ablate=(head,))
+        _, second_off = copy_losses(off, period)
+        induction = induction_score(maps[head[0] * header["heads"] + head[1]], period)
+        assert abs(first - s["first"]) < 2e-3 and abs(second - s["second"]) < 2e-3, text
+        assert abs(second_off - s["ablated_second"]) < 2e-3, text
+        assert abs(induction - s["induction"]) < 1e-3, text
+        firsts.append(first), seconds.append(second), ablated.append(second_off), ratios.append(second / first)
+    ratio = np.mean(seconds) / np.mean(firsts)
+    assert abs(ratio - targets["second_copy_over_first"]["value"]) < 1e-3
+    assert targets["second_copy_over_first"]["met"] == bool(ratio <= 0.4)
+    worst = max(ratios)
+    assert abs(worst - targets["second_copy_over_first_each_sentence"]["value"]) < 1e-3
+    assert targets["second_copy_over_first_each_sentence"]["met"] == bool(worst < 0.5)
+    weakest = min(s["induction"] for s in held["sentences"])
+    assert targets["induction_head_each_sentence"]["met"] == bool(weakest >= 0.45)
+    rise = np.mean(ablated) / np.mean(seconds)
+    assert abs(rise - targets["induction_head_ablation_ratio"]["value"]) < 1e-2
+    assert targets["induction_head_ablation_ratio"]["met"] == bool(rise >= 2)
+    for lang in {lang for lang, _ in listed}:
+        mine = [s for s in held["sentences"] if s["language"] == lang]
+        here = np.mean([s["second"] for s in mine]) / np.mean([s["first"] for s in mine])
+        assert abs(here - held["languages"][lang]["ratio"]) < 1e-3, lang

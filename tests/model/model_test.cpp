@@ -117,7 +117,16 @@ TEST(ShippedModel, ReproducesItsReport) {
   p.held_out = read_file(ATTN_MODEL_DATA_DIR "/corpus-heldout.txt");
   p.sentences = report.at("probes").at("sentences").get<std::vector<std::string>>();
   p.random = report.at("probes").at("random").get<std::vector<std::string>>();
+  for (const auto& [language, texts] : report.at("probes").at("held_out_sentences").items())
+    for (const std::string& text : texts.get<std::vector<std::string>>()) p.held_out_sentences.push_back({language, text});
   const nlohmann::json now = measure(m, p);
+  EXPECT_EQ(now["windows"], report["windows"]);
+  const nlohmann::json &held = now["held_out_sentences"], &shipped = report["held_out_sentences"];
+  ASSERT_EQ(held["sentences"].size(), shipped["sentences"].size());
+  for (std::size_t i = 0; i < held["sentences"].size(); ++i)
+    for (const char* field : {"first", "second", "ablated_second", "induction"})
+      EXPECT_NEAR(held["sentences"][i][field].get<double>(), shipped["sentences"][i][field].get<double>(), 1e-3) << i << field;
+  for (const auto& [name, target] : shipped["targets"].items()) EXPECT_EQ(held["targets"][name]["met"], target["met"]) << name;
   EXPECT_NEAR(now["loss"]["train"].get<double>(), report["loss"]["train"].get<double>(), 1e-3);
   EXPECT_NEAR(now["loss"]["held_out"].get<double>(), report["loss"]["held_out"].get<double>(), 1e-3);
   for (const char* kind : {"sentences", "random"})

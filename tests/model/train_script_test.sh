@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/train_model.sh from scratch, in short (a small model, 150 steps), twice with one seed
 # and once with another: the same seed writes the same weight file byte for byte, another
-# seed a different one, and each run writes a report with every head's scores.
+# seed a different one, and each run writes a report with every head's scores and both sets of
+# sentences' figures.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mktemp -d)
@@ -20,5 +21,11 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 assert len(r["heads"]) == 4 and r["training"]["steps"] == 150, r["training"]
 assert all(0 <= h["previous_token"] <= 1 and 0 <= h["induction_random"] <= 1 for h in r["heads"])
+# Both sets of sentences, and the held-out file read whole.
+held = r["held_out_sentences"]
+assert {s["language"] for s in held["sentences"]} == {"en", "es"} and len(held["sentences"]) >= 12
+assert set(held["targets"]) >= {"second_copy_over_first", "second_copy_over_first_each_sentence",
+                                "induction_head_each_sentence", "induction_head_ablation_ratio"}
+assert r["windows"]["held_out"] > r["windows"]["train"] == 32, r["windows"]
 PY
 echo "deterministic: $(wc -c <"$out/a/tiny-lm.bin") bytes, the same for seed 1 twice"
