@@ -140,4 +140,57 @@ window.attentionLabTools = function (Module, api, call) {
     event.stopImmediatePropagation();
     if (call('lab_tab', event.shiftKey ? 1 : 0)) event.preventDefault();
   }, true);
+
+  // [gl] ImGui's OpenGL backend reads the scissor box and the blend state at the start of every
+  // frame, to put them back after drawing. WebGL answers such a read by a round trip to the GPU
+  // process, which first finishes the frame before: under a software rasterizer (headless
+  // Chromium's SwiftShader) a frame of view=model waited ~50 ms there, for ~10 ms of its own
+  // work (docs/performance.md). The context's record of what the app set answers those reads
+  // instead, as a GL driver's client side would; every other read still asks WebGL.
+  const getContext = Module.canvas.getContext;
+  Module.canvas.getContext = function (type, attributes) {
+    const gl = getContext.call(this, type, attributes);
+    if (gl && type === 'webgl2' && !gl.labStateKept) keepState(gl);
+    return gl;
+  };
 };
+
+// The state keepState() answers, at WebGL's initial values (the scissor box: the drawing buffer
+// when the context was made, or restored).
+function initialState(gl) {
+  return new Map([
+    [gl.SCISSOR_BOX, [0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight]],
+    [gl.BLEND_SRC_RGB, gl.ONE], [gl.BLEND_SRC_ALPHA, gl.ONE], [gl.BLEND_DST_RGB, gl.ZERO], [gl.BLEND_DST_ALPHA, gl.ZERO],
+    [gl.BLEND_EQUATION_RGB, gl.FUNC_ADD], [gl.BLEND_EQUATION_ALPHA, gl.FUNC_ADD],
+  ]);
+}
+
+function keepState(gl) {
+  let state = initialState(gl);
+  gl.canvas.addEventListener('webglcontextrestored', () => { state = initialState(gl); });
+  // A call that sets what is kept: WebGL's own, then the record (a negative size sets nothing).
+  const recording = (name, record) => {
+    const set = gl[name];
+    gl[name] = function (...args) {
+      set.apply(gl, args);
+      record(...args);
+    };
+  };
+  const blend = (srcRgb, dstRgb, srcAlpha, dstAlpha) => {
+    state.set(gl.BLEND_SRC_RGB, srcRgb).set(gl.BLEND_DST_RGB, dstRgb);
+    state.set(gl.BLEND_SRC_ALPHA, srcAlpha).set(gl.BLEND_DST_ALPHA, dstAlpha);
+  };
+  const equation = (rgb, alpha) => state.set(gl.BLEND_EQUATION_RGB, rgb).set(gl.BLEND_EQUATION_ALPHA, alpha);
+  recording('scissor', (x, y, w, h) => { if (w >= 0 && h >= 0) state.set(gl.SCISSOR_BOX, [x, y, w, h]); });
+  recording('blendFunc', (src, dst) => blend(src, dst, src, dst));
+  recording('blendFuncSeparate', blend);
+  recording('blendEquation', mode => equation(mode, mode));
+  recording('blendEquationSeparate', equation);
+  const getParameter = gl.getParameter;
+  gl.getParameter = function (name) {
+    if (!state.has(name)) return getParameter.call(gl, name);
+    const value = state.get(name);
+    return Array.isArray(value) ? new Int32Array(value) : value;
+  };
+  gl.labStateKept = true;
+}
