@@ -96,40 +96,34 @@ json copy_json(const CopyLoss& c) { return {{"first", c.first}, {"second", c.sec
 // each sentence's copies and that head's score and ablation, each language's and all of
 // them's means, and the held-out targets.
 json held_out_json(const LanguageModel& m, const std::vector<HeldOutSentence>& sentences, std::size_t ind) {
-  const int heads = m.config.heads;
+  std::vector<std::string> texts;
+  for (const HeldOutSentence& s : sentences) texts.push_back(s.text);
+  const RepeatScores all = score_repeats(m, texts);
   json each = json::array();
-  std::map<std::string, CopyLoss> by_language;
-  std::map<std::string, int> counts;
-  CopyLoss all;
-  double ablated = 0, worst_ratio = 0, weakest_induction = 1;
-  for (const HeldOutSentence& s : sentences) {
-    const Repeat r = score_repeat(m, s.text);
+  std::map<std::string, std::vector<CopyLoss>> by_language;
+  double worst_ratio = 0, weakest_induction = 1;
+  for (std::size_t i = 0; i < sentences.size(); ++i) {
+    const Repeat& r = all.each[i];
     const double ratio = r.copy.second / r.copy.first;
-    each.push_back({{"language", s.language}, {"text", s.text}, {"first", r.copy.first}, {"second", r.copy.second},
-                    {"ratio", ratio}, {"induction", r.induction[ind]}, {"uniform_induction", r.uniform_induction},
-                    {"ablated_second", r.ablated_second[ind]}});
-    by_language[s.language].first += r.copy.first;
-    by_language[s.language].second += r.copy.second;
-    counts[s.language] += 1;
-    all.first += r.copy.first;
-    all.second += r.copy.second;
-    ablated += r.ablated_second[ind];
+    each.push_back({{"language", sentences[i].language}, {"text", sentences[i].text}, {"first", r.copy.first},
+                    {"second", r.copy.second}, {"ratio", ratio}, {"induction", r.induction[ind]},
+                    {"uniform_induction", r.uniform_induction}, {"ablated_second", r.ablated_second[ind]}});
+    by_language[sentences[i].language].push_back(r.copy);
     worst_ratio = std::max(worst_ratio, ratio);
     weakest_induction = std::min(weakest_induction, r.induction[ind]);
   }
-  const double count = double(sentences.size());
-  all = {all.first / count, all.second / count};
   json languages = json::object();
   double worst_language = 0;
-  for (auto& [language, c] : by_language) {
-    c = {c.first / counts[language], c.second / counts[language]};
-    languages[language] = copy_json(c);
-    worst_language = std::max(worst_language, c.second / c.first);
+  for (const auto& [language, copies] : by_language) {
+    CopyLoss mean;
+    for (const CopyLoss& c : copies) mean = {mean.first + c.first / copies.size(), mean.second + c.second / copies.size()};
+    languages[language] = copy_json(mean);
+    worst_language = std::max(worst_language, mean.second / mean.first);
   }
-  const double ratio = all.second / all.first, ablation = ablated / count / all.second;
-  json head = {{"layer", int(ind) / heads}, {"head", int(ind) % heads}};
+  const double ratio = all.copy.second / all.copy.first, ablation = all.ablated_second[ind] / all.copy.second;
+  const int layer = int(ind) / m.config.heads, head = int(ind) % m.config.heads;
   return {{"sentences", each},
-          {"copying", copy_json(all)},
+          {"copying", copy_json(all.copy)},
           {"languages", languages},
           {"targets",
            {{"second_copy_over_first", {{"value", ratio}, {"target", kHeldOutRatio}, {"met", ratio <= kHeldOutRatio}}},
@@ -138,10 +132,10 @@ json held_out_json(const LanguageModel& m, const std::vector<HeldOutSentence>& s
             {"second_copy_over_first_each_sentence",
              {{"value", worst_ratio}, {"target", kHeldOutEachRatio}, {"met", worst_ratio < kHeldOutEachRatio}}},
             {"induction_head_each_sentence",
-             {{"layer", head["layer"]}, {"head", head["head"]}, {"value", weakest_induction},
-              {"target", kHeldOutInduction}, {"met", weakest_induction >= kHeldOutInduction}}},
+             {{"layer", layer}, {"head", head}, {"value", weakest_induction}, {"target", kHeldOutInduction},
+              {"met", weakest_induction >= kHeldOutInduction}}},
             {"induction_head_ablation_ratio",
-             {{"layer", head["layer"]}, {"head", head["head"]}, {"value", ablation}, {"target", kHeldOutAblation},
+             {{"layer", layer}, {"head", head}, {"value", ablation}, {"target", kHeldOutAblation},
               {"met", ablation >= kHeldOutAblation}}}}}};
 }
 
