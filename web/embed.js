@@ -154,6 +154,7 @@
 
   function schedule() {
     const ranked = [...figures].map((el) => ({ el, d: distance(el) })).sort((a, b) => a.d - b.d);
+    for (const { el, d } of ranked) if (d === 0) paper.inView(el);
     for (const { el, d } of ranked) {
       if (d <= KEEP) continue;
       el._restarts = 0;
@@ -233,7 +234,8 @@
     take(el) {
       el._read('picture').then((picture) => {
         if (!picture || typeof picture.url !== 'string' || !picture.url.startsWith('data:image/png;base64,')) {
-          // No frame drawn (the figure went out of view as it was read): again while it is in view.
+          // No frame drawn (a figure out of view may not draw): again now if it is in view, else
+          // when it comes into view (schedule).
           if (distance(el) === 0) paper.later(el);
           return;
         }
@@ -244,7 +246,12 @@
     },
     later(el) {
       clearTimeout(el._pictureTimer);
-      el._pictureTimer = setTimeout(() => { if (el._ready) paper.take(el); }, PICTURE_DELAY_MS);
+      el._pictureTimer = setTimeout(() => { el._pictureTimer = 0; if (el._ready) paper.take(el); }, PICTURE_DELAY_MS);
+    },
+    // A ready figure in view without a picture (its read found no frame while it was out of
+    // view) takes one; one already on its way is not put off.
+    inView(el) {
+      if (el._ready && !el.pictured && !el._pictureTimer) paper.later(el);
     },
   };
   // A figure released since its picture was taken keeps it: what it showed is what it shows.

@@ -1,6 +1,7 @@
 // [SECTION] the header: title, formula, the view selector, theme, the stepper (previous / play /
 // next and the step chips, 0 to 5); [SECTION] keyboard; the notes about ignored URL values.
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <string>
@@ -352,8 +353,13 @@ void keyboard(const lab::Lab& lab, lab::State& next, Memory& ui) {
 }
 
 bool uses_key(const lab::Lab& lab, const Memory& ui, const std::string& key, bool command) {
-  // A text field or a dragged value takes every key (Escape leaves the field).
-  if (ImGui::GetIO().WantTextInput || ImGui::IsAnyItemActive()) return true;
+  // A text field or a dragged value takes every key (Escape leaves the field). A press on a
+  // window's empty space is active too (ImGui holds hover there until the release, which it
+  // reads only at the next frame's start), but it takes no key: Space right after a click on
+  // a figure's margin scrolls the page.
+  const ImGuiContext& g = *ImGui::GetCurrentContext();
+  const bool window_pressed = g.ActiveIdWindow && g.ActiveId == g.ActiveIdWindow->MoveId;
+  if (ImGui::GetIO().WantTextInput || (ImGui::IsAnyItemActive() && !window_pressed)) return true;
   // The modifiers' own presses: ImGui knows Ctrl or Shift is held only from them (Ctrl+Z,
   // Shift+Tab), and alone they do nothing.
   if (key == "Control" || key == "Shift" || key == "Alt" || key == "Meta") return true;

@@ -24,7 +24,7 @@ const SLIDES = [['Causal masking', 'preset="causal-3x2"'], ['A sentence', 'prese
 // a title, a slide per figure, a last slide.
 fs.symlinkSync(webDir, path.join(work, 'attention-lab'));
 fs.symlinkSync(path.join(root, 'node_modules/reveal.js/dist'), path.join(work, 'reveal'));
-fs.writeFileSync(path.join(work, 'deck.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8">
+const deck = (plugin) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <link rel="stylesheet" href="reveal/reveal.css"><link rel="stylesheet" href="reveal/theme/white.css">
 <script src="attention-lab/embed.js"></script><script src="attention-lab/reveal-attention-lab.js"></script></head>
 <body><div class="reveal"><div class="slides">
@@ -34,7 +34,27 @@ ${SLIDES.map(([title, preset]) => `<section><h3>${title}</h3><attention-lab ${FI
 <section><h2>Questions</h2></section>
 </div></div>
 <script src="reveal/reveal.js"></script><script src="reveal/plugin/notes.js"></script>
-<script>Reveal.initialize({ hash: true, plugins: [RevealNotes, RevealAttentionLab] });</script></body></html>`);
+<script>Reveal.initialize({ hash: true, plugins: [RevealNotes, ${plugin}] });</script></body></html>`;
+fs.writeFileSync(path.join(work, 'deck.html'), deck('RevealAttentionLab'));
+// The same deck whose plugin hears that the printed pages are laid out only once the first
+// figure has drawn out of view (a slow deck): that figure has been ready, and asked for its
+// picture, before the plugin brings it into view.
+fs.writeFileSync(path.join(work, 'deck-late.html'), deck(`() => {
+  const plugin = RevealAttentionLab();
+  // Ready, a second without a change (embed.js asks for a picture 0.6 s after one), then three
+  // frames of its own: every picture asked for out of view has been answered.
+  const drawnOutOfView = () => new Promise((resolve) => {
+    const el = document.querySelector('attention-lab');
+    const frames = (n) => (n ? el.shadowRoot.querySelector('iframe').contentWindow.requestAnimationFrame(() => frames(n - 1)) : resolve());
+    let quiet;
+    const wait = () => { clearTimeout(quiet); quiet = setTimeout(() => frames(3), 1000); };
+    el.addEventListener('change', wait);
+    if (el.ready) wait(); else el.addEventListener('ready', wait, { once: true });
+  });
+  const late = (deck) => new Proxy(deck, { get: (target, key) => key === 'on'
+    ? (name, listener) => target.on(name, (...args) => drawnOutOfView().then(() => listener(...args))) : target[key] });
+  return { id: plugin.id, init: (deck) => plugin.init(late(deck)) };
+}`));
 const LAST = SLIDES.length + 1;
 
 let server;
@@ -151,8 +171,9 @@ test('reveal.js: the speaker view\'s preview shows the row picked on the audienc
   } finally { await browser.close(); }
 });
 
-test('paper: the deck printed with ?print-pdf shows every figure as its picture', async (t) => {
-  const { browser, page, errors } = await open(server.url + 'deck.html?print-pdf', { width: 1280, height: 720 });
+for (const [name, file] of [['', 'deck.html'], [', figures drawn before they were in view among them', 'deck-late.html']])
+test(`paper: the deck printed with ?print-pdf shows every figure as its picture${name}`, async (t) => {
+  const { browser, page, errors } = await open(server.url + file + '?print-pdf', { width: 1280, height: 720 });
   try {
     // The plugin brings each figure into view until it has its picture, then goes to the top.
     await page.waitForFunction(() => document.querySelector('.reveal').dataset.attentionLabPictures === 'ready', null, { timeout: 120000 });

@@ -175,10 +175,16 @@ test('figures take no focus, hand the keys they do not use to the page, and no k
 
   for (const i of [0, 1]) {
     const frame = instances[i];
-    // The reader clicks into the figure (its top edge: padding, no control), then types.
+    // The reader presses into the figure (its top edge: padding, no control), then types
+    // before the app has seen the release: the press has reached the app (a frame of its own
+    // since), the button is still down.
     await figures.nth(i).scrollIntoViewIfNeeded();
     const box = await figures.nth(i).boundingBox();
-    await page.mouse.click(box.x + 4, box.y + 4);
+    await page.mouse.move(box.x + 4, box.y + 4);
+    await frames(page, SETTLE_FRAMES);
+    const pressed = await counts(frame);
+    await page.mouse.down();
+    await until(frame, (n) => window.__drawnFrames.callbacks > n, pressed.callbacks);
     assert.equal(await frame.evaluate(() => document.activeElement.id), 'canvas', `figure ${i} has the keyboard once clicked`);
     const heard = await page.evaluate(() => {
       if (!window.__keys) document.addEventListener('keydown', (e) => window.__keys.push(e.key + ':' + e.keyCode));
@@ -189,6 +195,7 @@ test('figures take no focus, hand the keys they do not use to the page, and no k
     // listeners hear them, keyCode and all (a slide deck reads it).
     await press(page, 'Space');
     await until(page, (y) => scrollY > y, heard);
+    await page.mouse.up();
     const spaced = await page.evaluate(() => scrollY);
     await press(page, 'PageDown');
     await until(page, (y) => scrollY > y, spaced);
