@@ -192,11 +192,12 @@ bool HeatmapView::zoom_to_read(const HeatmapSpec& spec, float cell, const TextMe
     return false;  // all of it in view
   }
   // The rows around `row`, the columns around its largest value (where an induction head's
-  // query looks, far from the diagonal).
+  // query looks, far from the diagonal), whole cells from the edge: half a row at the top would
+  // take its label's place and leave the next row unlabelled.
   Eigen::Index strongest = 0;
   spec.values->row(row).maxCoeff(&strongest);
-  const float y0 = std::clamp(float(row) + 0.5f - k / 2, 0.0f, float(rows_) - k);
-  const float x0 = std::clamp(float(strongest) + 0.5f - kx / 2, 0.0f, float(cols_) - kx);
+  const float y0 = std::clamp(std::floor(float(row) + 0.5f - k / 2), 0.0f, float(rows_) - k);
+  const float x0 = std::clamp(std::floor(float(strongest) + 0.5f - kx / 2), 0.0f, float(cols_) - kx);
   view_ = {x0, y0, x0 + kx, y0 + k};
   return true;
 }

@@ -210,7 +210,9 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   spec.zoom_to_read = true;
   spec.version = mv.version();
   const float scale = ui_scale();
-  spec.height = std::min(ImGui::GetContentRegionAvail().x, 520 * scale);
+  // At most 460: the lesson's figures of one head (its scores, the switches and this map) stay
+  // one screen tall on a tablet in landscape (1024 × 768, touch-sized controls; 520 was 806 px).
+  spec.height = std::min(ImGui::GetContentRegionAvail().x, 460 * scale);
   const HeatmapHit hit = map(ui, lab, "model head", spec);
   if (hit.clicked && hit.row >= 0) next.at = hit.row;
 }
