@@ -223,6 +223,16 @@ void narrow_header(const lab::Lab& lab, lab::State& next, Memory& ui) {
   link_notes(ui);
 }
 
+// A text field or a dragged value keeps every key (Escape leaves the field). A press on a
+// window's empty space is active too (ImGui holds hover there until the release, which it reads
+// only at the next frame's start), but it is no control: Space right after a click on a figure's
+// margin scrolls the page, and an arrow pressed then moves the query.
+bool control_keeps_keys() {
+  const ImGuiContext& g = *ImGui::GetCurrentContext();
+  const bool window_pressed = g.ActiveIdWindow && g.ActiveId == g.ActiveIdWindow->MoveId;
+  return ImGui::GetIO().WantTextInput || (ImGui::IsAnyItemActive() && !window_pressed);
+}
+
 }  // namespace
 
 void header(const lab::Lab& lab, lab::State& next, Memory& ui) {
@@ -315,7 +325,7 @@ void keyboard(const lab::Lab& lab, lab::State& next, Memory& ui) {
   if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ui.show_focus = false;
   // Typing in a field or dragging a value keeps its own use of the arrows.
   // (A text field's own Ctrl+Z undoes its typing.)
-  if (keys.empty() || ImGui::GetIO().WantTextInput || ImGui::IsAnyItemActive()) return;
+  if (keys.empty() || control_keeps_keys()) return;
   // Undo and redo wherever the focus is; the other keys are the zones'.
   const auto history_key = [](Memory::Key key) { return key == Memory::Key::undo || key == Memory::Key::redo; };
   for (Memory::Key key : keys)
@@ -353,13 +363,7 @@ void keyboard(const lab::Lab& lab, lab::State& next, Memory& ui) {
 }
 
 bool uses_key(const lab::Lab& lab, const Memory& ui, const std::string& key, bool command) {
-  // A text field or a dragged value takes every key (Escape leaves the field). A press on a
-  // window's empty space is active too (ImGui holds hover there until the release, which it
-  // reads only at the next frame's start), but it takes no key: Space right after a click on
-  // a figure's margin scrolls the page.
-  const ImGuiContext& g = *ImGui::GetCurrentContext();
-  const bool window_pressed = g.ActiveIdWindow && g.ActiveId == g.ActiveIdWindow->MoveId;
-  if (ImGui::GetIO().WantTextInput || (ImGui::IsAnyItemActive() && !window_pressed)) return true;
+  if (control_keeps_keys()) return true;
   // The modifiers' own presses: ImGui knows Ctrl or Shift is held only from them (Ctrl+Z,
   // Shift+Tab), and alone they do nothing.
   if (key == "Control" || key == "Shift" || key == "Alt" || key == "Meta") return true;

@@ -182,7 +182,7 @@ test(`paper: the deck printed with ?print-pdf shows every figure as its picture$
     const pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true });
     assert.equal(pdfPageCount(work, pdf), LAST + 1, 'a page a slide');
     const shares = [];
-    for (let n = 1; n <= LAST + 1; n++) shares.push(colouredShare(pdfPage(work, pdf, n, path.join(shots, `deck-printed-${n}.png`))));
+    for (let n = 1; n <= LAST + 1; n++) shares.push(colouredShare(pdfPage(work, pdf, n, path.join(shots, `${path.basename(file, '.html')}-printed-${n}.png`))));
     t.diagnostic(`coloured share of each printed slide: ${shares.map((s) => s.toFixed(3)).join(', ')}`);
     assert.ok(shares[0] < 0.002 && shares[LAST] < 0.002, 'the slides without a figure have no colour');
     for (let h = 1; h < LAST; h++) assert.ok(shares[h] > 0.02, `slide ${h}'s figure is its picture (${shares[h]} coloured)`);

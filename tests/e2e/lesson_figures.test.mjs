@@ -9,7 +9,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, startServer, until } from './harness.mjs';
-import { DEVICES, figureHeight, openLesson } from './lesson_frames.mjs';
+import { DEVICES, TABLET, figureHeight, openLesson } from './lesson_frames.mjs';
 
 // Three y ticks (2.2 text lines apart) and a curve's shape between them.
 const LEAST_PLOT = 90;
@@ -73,7 +73,6 @@ for (const [width, heights] of [[320, false], [692, true]]) {
 
 // On a tablet in landscape the chapters about the trained model fit too (their maps of one head
 // were 790 to 806 px tall there); fig-tiling and fig-training do not yet (839 and 912 px).
-const TABLET = { viewport: { width: 1024, height: 768 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true };
 for (const file of ['lesson.html', 'leccion.html']) {
   test(`${file}: the model chapters' figures are at most one screen tall on a tablet (1024 × 768)`, async (t) => {
     const { count, screen, tall } = await measure(t, TABLET, file, /^fig-(model|writes)-/, false);

@@ -6,6 +6,8 @@ export const DEVICES = {
   laptop: { viewport: { width: 1280, height: 800 } },
   phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true },
 };
+// A tablet in landscape, measured where a test says so (not every figure fits it yet).
+export const TABLET = { viewport: { width: 1024, height: 768 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true };
 
 // A figure's height once its instance has drawn and its frame holds still (the instance's
 // `attention-lab:size` applied): two reads a few frames apart that agree.
