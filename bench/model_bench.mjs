@@ -4,8 +4,9 @@
 //
 // - a keystroke → the updated maps on screen, at the full context: the text typed up to the
 //   model's context one character at a time, each keystroke timed from its keydown (or, on a
-//   phone's on-screen keyboard, its beforeinput) to the end of the first frame drawn after the
-//   change it made (the frame that changes the state draws the old maps; the next draws the new);
+//   phone's on-screen keyboard, its beforeinput) to the end of the frame that shows the change it
+//   made (the frame that changes the state draws it again before it is shown), read back from
+//   the GPU (a pixel read waits for the GPU process to finish the frame);
 //   on a laptop-sized screen with a mouse and keyboard, and as a phone (390 × 844, touch, CPU
 //   slowed by CDP's Emulation.setCPUThrottlingRate at PHONE_CPU_SLOWDOWN);
 // - the weights' download: their size, their time on the local server (the resource timing of
@@ -46,22 +47,27 @@ function watchKeystrokes() {
   }
 }
 
-// The milliseconds from the last keystroke's first event to the end of the first frame drawn
-// after the text became `text` (total), and to that change (the frame that took the key, made
-// the change and computed the model's numbers for it: change).
+// The milliseconds from the last keystroke's first event to the end of the frame that shows the
+// text as `text` with its maps (total: the frame whose callback made the change, which the app
+// draws again for the new state before showing it, main.cpp's frame(); its end when the GPU has
+// drawn it), and to that change (the frame's callback took the key and computed the model's
+// numbers for it: change); and its parts: waited for the frame's callback, the callback (both
+// drawings, the model's numbers), the GPU's drawing.
 const keystrokeMs = (page, text) => until(page, (text) => {
   const k = window.__keys, f = window.__drawnFrames;
   const change = k.changes.find((c) => c.text === text);
-  if (!change || !(f.lastDrawnStart > change.t)) return null;
+  const shown = change && f.log.find((frame) => frame.callback === change.callback);
+  if (!shown) return null;
   const down = k.down.filter((d) => d.t <= change.t).pop();
-  return down ? { total: f.lastDrawnEnd - down.t, change: change.t - down.t } : null;
+  return down ? { total: shown.end - down.t, change: change.t - down.t, waited: shown.start - down.t,
+                  callback: shown.issued - shown.start, gpu: shown.end - shown.issued } : null;
 }, text, { timeout: 120000 });
 
 async function typing(page, { focus, key }) {
   const start = textOf(CONTEXT - KEYSTROKES);
   await page.evaluate((text) => window.attentionLab.setState({ view: 'model', text }), start);
   await until(page, (text) => window.attentionLab.experiment()?.text === text, start, { timeout: 120000 });
-  await page.evaluate(() => window.attentionLab.on('change', (s) => window.__keys.changes.push({ text: s.text, t: performance.now() })));
+  await page.evaluate(() => window.attentionLab.on('change', (s) => window.__keys.changes.push({ text: s.text, t: performance.now(), callback: window.__drawnFrames.running })));
   await focus();
   const times = [];
   for (let i = 0; i < KEYSTROKES; i++) {
@@ -77,7 +83,7 @@ async function typing(page, { focus, key }) {
 async function laptopTyping(server) {
   const { context, close } = await launchBrowser();
   try {
-    await context.addInitScript(countDrawnFrames);
+    await context.addInitScript(countDrawnFrames, { waitForGpu: true });
     await context.addInitScript(watchKeystrokes);
     const { page } = await openLab(context, server.url, 'view=model');
     return await typing(page, {
@@ -94,7 +100,7 @@ async function phoneTyping(server) {
   const { context, close } = await launchBrowser({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2,
                                                    hasTouch: true, isMobile: true });
   try {
-    await context.addInitScript(countDrawnFrames);
+    await context.addInitScript(countDrawnFrames, { waitForGpu: true });
     await context.addInitScript(watchKeystrokes);
     const { page } = await openLab(context, server.url, 'view=model');
     const cdp = await context.newCDPSession(page);
@@ -136,7 +142,7 @@ async function download(server, link) {
 async function opening(server) {
   const { context, close } = await launchBrowser();
   try {
-    await context.addInitScript(countDrawnFrames);
+    await context.addInitScript(countDrawnFrames, { waitForGpu: true });
     const requested = [];
     context.on('request', (r) => { if (MODEL_FILES.some((f) => r.url().endsWith(f))) requested.push(r.url()); });
     const { page } = await openLab(context, server.url);
@@ -186,10 +192,12 @@ results.load_average_after = os.loadavg();
 
 const kB = (bytes) => (bytes / 1000).toFixed(1) + ' kB';
 const open = (key) => ms(median(results.opening.map((o) => o[key])));
-// The median and range of the keystrokes' totals, and the median of their time to the change.
+// The median and range of the keystrokes' totals, and the medians of their parts.
 const keys = (times) => {
   const totals = times.map((k) => k.total);
-  return `${ms(median(totals))} (${ms(Math.min(...totals))}–${ms(Math.max(...totals))}); to the change ${ms(median(times.map((k) => k.change)))}`;
+  const part = (key) => ms(median(times.map((k) => k[key])));
+  return `${ms(median(totals))} (${ms(Math.min(...totals))}–${ms(Math.max(...totals))}); medians: waiting for the frame ${part('waited')}, ` +
+         `its callback ${part('callback')} (to the change ${part('change')}), the GPU ${part('gpu')}`;
 };
 const rows = [
   [`keystroke → maps on screen, ${CONTEXT - KEYSTROKES + 1}–${CONTEXT} characters, 1280 × 800 (median of ${KEYSTROKES}; range)`,

@@ -47,14 +47,15 @@ void set_visible(App& app, bool visible) {
 }
 
 // [SECTION] changes of state
-void change_state(App& app, lab::State next, bool ongoing, lab::Lab::Change change) {
+bool change_state(App& app, lab::State next, bool ongoing, lab::Lab::Change change) {
   if (next == app.lab.state()) {
     app.ui.history.settle(ongoing);
-    return;
+    return false;
   }
   const lab::State before = app.lab.state();
   app.lab.set_state(std::move(next), change);
   app.ui.history.record(before, app.lab.state(), ongoing);
+  return true;
 }
 
 const std::string& system_language() {

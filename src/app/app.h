@@ -10,6 +10,7 @@
 #include "i18n.h"
 #include "lab.h"
 #include "practice.h"
+#include "shown_frame.h"
 #include "ui.h"
 
 struct GLFWwindow;
@@ -53,6 +54,7 @@ struct App {
   bool visible = true;   // false while the page is hidden or the canvas is scrolled out of view
   double figure_height = 0;  // the figure's height in CSS pixels the page was last told (0: none)
   double content_height = 0;  // the one-column lab's, likewise
+  ShownFrame shown;  // the frame on screen, not drawn again while the next is the same
   bool failed = false;
 };
 
@@ -74,8 +76,8 @@ void set_visible(App& app, bool visible);
 
 // [SECTION] changes of state
 // Applies a change and records it in the history (history.h); `ongoing`: part of a gesture
-// still under way (a drag).
-void change_state(App& app, lab::State next, bool ongoing, lab::Lab::Change change = lab::Lab::Change::edit);
+// still under way (a drag). Returns whether the state changed.
+bool change_state(App& app, lab::State next, bool ongoing, lab::Lab::Change change = lab::Lab::Change::edit);
 // Applies a fragment over the current state (or over the defaults when `replace`), shows
 // its notes (after `earlier` ones, from decoding), and tells the page about the change.
 void apply_fragment(App& app, const std::string& fragment, bool replace, std::vector<std::string> earlier = {});

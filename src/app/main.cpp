@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <optional>
 #include <utility>
 #include <variant>
@@ -23,6 +24,7 @@
 #include "allocator.h"
 #include "app.h"
 #include "gl.h"
+#include "heatmap.h"
 #include "i18n.h"
 #include "lab.h"
 #include "page_bridge.h"
@@ -56,7 +58,10 @@ void wake_on_input(GLFWwindow* window) {
   glfwSetCursorEnterCallback(window, [](GLFWwindow*, int) { wake(); });
   glfwSetWindowFocusCallback(window, [](GLFWwindow*, int) { wake(); });
   glfwSetFramebufferSizeCallback(window, [](GLFWwindow*, int, int) { wake(); });
-  glfwSetWindowRefreshCallback(window, [](GLFWwindow*) { wake(); });
+  glfwSetWindowRefreshCallback(window, [](GLFWwindow*) {  // the window's contents were lost
+    g_app->shown.forget();
+    wake();
+  });
 }
 
 void usage() {
@@ -234,6 +239,10 @@ void latch_keys() {
   g_keys.pressed.clear();
 }
 
+// ImGui's clock between a drawing and its second within one callback: it must move (ImGui asks
+// for a positive step) and by next to nothing (no hover delay or double-click window passes).
+constexpr float kAgainSeconds = 1e-4f;
+
 // Whether the next frame has something to draw; when not, the browser's loop rests (app.h).
 bool busy(const App& app) { return app.pending > 0 || animating(app) || web_input::animating(); }
 
@@ -250,6 +259,7 @@ void follow_screen(App& app) {
       ui::load_fonts(scale);
       ImGui_ImplOpenGL3_DestroyFontsTexture();
       ImGui_ImplOpenGL3_CreateFontsTexture();
+      app.shown.forget();  // the glyphs' texture is new, perhaps under the old one's name
     }
     ui::apply_theme(dark != 0, scale, app.ui.touch_screen);
     app.ui_scale = scale;
@@ -269,22 +279,27 @@ void follow_screen(App& app) {
 }
 
 // The interface, drawn into ImGui's lists: returns the state and the requests it asks for.
-ui::Frame draw_interface(App& app) {
+// `again`: the same input drawn a second time within one callback, for the state the first
+// drawing changed (frame()); the input was taken by the first, so none is read or released.
+ui::Frame draw_interface(App& app, bool again) {
   ImGui_ImplOpenGL3_NewFrame();
-  ImGui_ImplGlfw_NewFrame();
-  web_input::before_new_frame();
-  latch_keys();
-  // Ctrl+wheel zooms the heatmap under the mouse (ImGui leaves it unscrolled); the browser's
-  // wheel comes through web_input instead.
-  if (const ImGuiIO& io = ImGui::GetIO(); io.KeyCtrl && io.MouseWheel != 0)
-    ui::input::zoom_at(io.MousePos, std::pow(0.85f, io.MouseWheel));
+  if (again) {
+    ImGui::GetIO().DeltaTime = kAgainSeconds;
+  } else {
+    ImGui_ImplGlfw_NewFrame();
+    web_input::before_new_frame();
+    latch_keys();
+    // Ctrl+wheel zooms the heatmap under the mouse (ImGui leaves it unscrolled); the browser's
+    // wheel comes through web_input instead.
+    if (const ImGuiIO& io = ImGui::GetIO(); io.KeyCtrl && io.MouseWheel != 0)
+      ui::input::zoom_at(io.MousePos, std::pow(0.85f, io.MouseWheel));
+  }
   ImGui::NewFrame();
-  web_input::after_new_frame();
+  if (!again) web_input::after_new_frame();
   ui::input::begin_frame();
   ui::Frame drawn = ui::draw(app.lab, app.ui);
   ImGui::Render();
   ui::input::end_frame();
-  web_input::after_frame();
   return drawn;
 }
 
@@ -294,37 +309,48 @@ ui::Frame draw_interface(App& app) {
 // settled frames only, so that a lesson's frame does not jump through the sizes of a layout
 // still being measured (a practice figure on a phone went 460 → 909 → 580 → 708 px as it
 // started, and a test read 909 as its height).
-bool settled(const ui::Frame& drawn) {
-  return std::none_of(drawn.requests.begin(), drawn.requests.end(), [](const ui::Request& r) {
+bool settled(const std::vector<ui::Request>& requests) {
+  return std::none_of(requests.begin(), requests.end(), [](const ui::Request& r) {
     return std::holds_alternative<ui::request::DrawAgain>(r) || std::holds_alternative<ui::request::PracticeNext>(r);
   });
 }
 // A first layout that has not settled by this frame is not waited for any longer.
 constexpr int kFramesToSettle = 4;
 
-// ImGui's lists onto the screen; the figure's and the column's heights to the page once the
-// layout has settled.
-void present(App& app, bool settled) {
+// ImGui's lists onto the screen, unless they show what is already there (shown_frame.h);
+// the figure's and the column's heights to the page once the layout has settled. Returns
+// whether it drew.
+bool present(App& app, bool settled) {
   int fb_w = 0, fb_h = 0;
   glfwGetFramebufferSize(app.window, &fb_w, &fb_h);
-  glViewport(0, 0, fb_w, fb_h);
   const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-  glClearColor(bg.x, bg.y, bg.z, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  if (!settled) return;
-  report_height(app.ui.figure_height, app.ui_scale, app.figure_height, page::figure_height);
-  report_height(app.ui.content_height, app.ui_scale, app.content_height, page::content_height);
+  if (!app.options.screenshot.empty()) app.shown.forget();  // read from the window's buffer
+  const bool draws = app.shown.differs(*ImGui::GetDrawData(), fb_w, fb_h, bg, render::paints());
+  if (draws) {
+    glViewport(0, 0, fb_w, fb_h);
+    glClearColor(bg.x, bg.y, bg.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  }
+  if (settled) {
+    report_height(app.ui.figure_height, app.ui_scale, app.figure_height, page::figure_height);
+    report_height(app.ui.content_height, app.ui_scale, app.content_height, page::content_height);
+  }
+  return draws;
 }
 
-// What the frame asked for, after it was drawn: the person's change of state (one
-// recomputation at most), then its requests (undo and redo, training and measuring, practice,
-// exports and links), the change told to the page once, and the page's table and exports.
-void carry_out_frame(App& app, ui::Frame drawn) {
-  // A gesture is a drag, or a button held down, on an item (one undo for the whole drag); a
-  // value typed into a field is an edit of its own.
-  change_state(app, std::move(drawn.next), ImGui::IsAnyItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Left));
-  for (const ui::Request& request : drawn.requests) carry_out(app, request);
+// The person's change of state in a drawing (one recomputation at most): whether it changed.
+// A gesture is a drag, or a button held down, on an item (one undo for the whole drag); a
+// value typed into a field is an edit of its own.
+bool take_change(App& app, lab::State next) {
+  return change_state(app, std::move(next), ImGui::IsAnyItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Left));
+}
+
+// What the frame asked for, after it was shown: its requests (undo and redo, training and
+// measuring, practice, exports and links), the change told to the page once, and the page's
+// table and exports.
+void carry_out_requests(App& app, const std::vector<ui::Request>& requests) {
+  for (const ui::Request& request : requests) carry_out(app, request);
   publish_change(app);
   // view=model: its weights fetched the first time the view is on screen.
   fetch_model_if_wanted(app);
@@ -373,16 +399,26 @@ void frame() {
   app.pending = std::max(0, app.pending - 1);
   app.drawn_at = glfwGetTime();
 
-  ui::Frame drawn = draw_interface(app);
+  // A drawing that changes the state shows the state before it (a key's text beside the maps
+  // of the text before the key): the interface is drawn again at once for the new state, and
+  // only that is shown, so that a change is on screen in the frame that takes it.
+  ui::Frame drawn = draw_interface(app, false);
+  std::vector<ui::Request> requests = std::move(drawn.requests);
+  if (take_change(app, std::move(drawn.next))) {
+    ui::Frame again = draw_interface(app, true);
+    take_change(app, std::move(again.next));
+    std::move(again.requests.begin(), again.requests.end(), std::back_inserter(requests));
+  }
+  web_input::after_frame();
   app.model_drawn = app.lab.model().version();
   // view=model's notice while its weights load is not the figure: its height would size a
   // lesson's frame to a line, and a frame off screen once ready rests until it is scrolled to,
   // so its box kept that height (the lesson shrank under its reader as the model chapter's
   // figures started).
   const bool settles = !app.lab.model().awaited(app.lab.state()) &&
-                       (settled(drawn) || (!app.told_ready && app.frames + 1 >= kFramesToSettle));
-  present(app, settles);
-  carry_out_frame(app, std::move(drawn));
+                       (settled(requests) || (!app.told_ready && app.frames + 1 >= kFramesToSettle));
+  const bool drew = present(app, settles);
+  carry_out_requests(app, requests);
   advance_runs(app);
   ++app.frames;
   if (settles && !app.told_ready) {
@@ -392,7 +428,7 @@ void frame() {
 #ifndef __EMSCRIPTEN__
   finish_command_line(app);
 #endif
-  glfwSwapBuffers(app.window);
+  if (drew) glfwSwapBuffers(app.window);
   // Nothing more to draw: no callback until something wakes the app.
   if (!busy(app)) rest();
 }

@@ -145,7 +145,12 @@ PAGE_API const char* lab_text(const char* english) { return tr(english); }
 // [SECTION] drawing on demand (page-tools.js): what the app cannot see for itself
 // The canvas's CSS size or the screen's pixel ratio changed (a ResizeObserver): the next frame
 // fits the canvas to it.
-PAGE_API void lab_wake() { wake(); }
+// The page reads the canvas right after the frame this asks for (page.js's picture()): it is
+// drawn even when it shows what the last one did.
+PAGE_API void lab_wake() {
+  g_app->shown.forget();
+  wake();
+}
 // The page was hidden or shown, or the canvas scrolled out of or into view.
 PAGE_API void lab_set_visible(int visible) { set_visible(*g_app, visible != 0); }
 // The page's frame takes the height the lab's content needs (a notebook's output, boot.js): the

@@ -56,7 +56,11 @@ Program& program() {
   return p;
 }
 
+std::uint64_t g_paints = 0;
+
 }  // namespace
+
+std::uint64_t paints() { return g_paints; }
 
 bool HeatmapLook::operator==(const HeatmapLook& o) const {
   return map == o.map && lo == o.lo && hi == o.hi && dim == o.dim &&
@@ -127,6 +131,7 @@ unsigned Heatmap::paint(int width, int height, const CellRect& view, const Heatm
   // The interface draws to the window afterwards; it sets its own viewport and state.
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   painted_ = true;
+  ++g_paints;
   painted_view_ = view;
   painted_look_ = look;
   return image_;

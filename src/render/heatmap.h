@@ -27,6 +27,10 @@ struct CellRect {
   }
 };
 
+// How many times any heatmap has painted its picture: a frame that draws the same lists as the
+// last one shows something new when this changed (the app's ShownFrame).
+std::uint64_t paints();
+
 class Heatmap {
  public:
   Heatmap() = default;

@@ -105,7 +105,6 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
   if (reshaped) view_ = {0, 0, float(cols), float(rows)};
   rows_ = rows;
   cols_ = cols;
-  map_.set_values(m.data(), rows, cols, spec.version);
   shown_ = spec;
 
   ImGui::PushID(id);
@@ -138,8 +137,10 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
   at.top_left = ImGui::GetCursorScreenPos();
   at.origin = ImVec2(at.top_left.x + at.layout.label_w, at.top_left.y + at.layout.top);
 
-  // The picture, painted by the colormap shader.
-  const unsigned image = map_.paint(int(at.layout.plot.w), int(at.layout.plot.h), view_, heatmap_look(spec));
+  // The picture, painted by the colormap shader; out of the window neither uploaded nor painted
+  // (without a GPU each was a pass of the renderer's).
+  const bool visible = ImGui::IsRectVisible(at.origin, at.plot_end());
+  if (visible) map_.set_values(m.data(), rows, cols, spec.version);
   ImGui::SetCursorScreenPos(at.origin);
   // Where a drag pans (zoomed in) or paints, a touch drags instead of scrolling the page.
   const bool zoomable = rows > 24 || cols > 24;
@@ -151,7 +152,10 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
     hovered = ImGui::IsItemHovered();
     pan_and_zoom(at, spec, zoomable, hovered);
   }
-  ImGui::GetWindowDrawList()->AddImage(gl_texture(image), at.origin, at.plot_end());
+  if (visible)
+    ImGui::GetWindowDrawList()->AddImage(
+        gl_texture(map_.paint(int(at.layout.plot.w), int(at.layout.plot.h), view_, heatmap_look(spec))), at.origin,
+        at.plot_end());
 
   HeatmapHit hit;
   hit.min = at.top_left;

@@ -127,25 +127,38 @@ export async function press(page, chord) {
 // animation-frame callbacks that issued WebGL work (a clear or a draw), and the app's own
 // animation-frame callbacks, drawing or not (Emscripten's main loop runner, known by its
 // function's name: the harness's `frames` has callbacks of its own), in
-// window.__drawnFrames = { drawn, lastDrawnStart, lastDrawnEnd, callbacks }. Behaviour, not timing: an idle page
-// draws none and runs no callback, whatever the machine's speed.
-export function countDrawnFrames() {
-  let drew = false;
-  const stats = { drawn: 0, lastDrawnStart: 0, lastDrawnEnd: 0, callbacks: 0 };
+// window.__drawnFrames = { drawn, lastDrawnStart, lastDrawnEnd, callbacks, running }. Behaviour, not timing: an idle page
+// draws none and runs no callback, whatever the machine's speed. `running`: the number of the
+// animation-frame callback under way (0 between them). `waitForGpu` (for benches): a frame's end
+// is when the GPU has drawn it, not when its commands were issued, and each frame drawn is kept
+// in `log` ({callback, start, issued, end}: `issued` once the callback returned).
+export function countDrawnFrames({ waitForGpu = false } = {}) {
+  let drew = null;  // the context drawn to in this callback
+  const stats = { drawn: 0, lastDrawnStart: 0, lastDrawnEnd: 0, callbacks: 0, running: 0, log: [] };
   window.__drawnFrames = stats;
   for (const name of ['clear', 'drawElements', 'drawArrays']) {
     const original = WebGL2RenderingContext.prototype[name];
-    WebGL2RenderingContext.prototype[name] = function (...args) { drew = true; return original.apply(this, args); };
+    WebGL2RenderingContext.prototype[name] = function (...args) { drew = this; return original.apply(this, args); };
   }
+  const pixel = new Uint8Array(4);
   const raf = window.requestAnimationFrame.bind(window);
+  let callbacks = 0;
   window.requestAnimationFrame = (callback) => {
     const app = callback.name === 'Browser_mainLoop_runner';
     return raf((time) => {
-      drew = false;
+      drew = null;
       const start = performance.now();
       if (app) stats.callbacks += 1;
+      stats.running = ++callbacks;
       try { callback(time); } finally {
-        if (drew) { stats.drawn += 1; stats.lastDrawnStart = start; stats.lastDrawnEnd = performance.now(); }
+        if (drew) {
+          const issued = performance.now();
+          // A pixel read waits for the GPU (SwiftShader's process here) to finish the frame.
+          if (waitForGpu) drew.readPixels(0, 0, 1, 1, drew.RGBA, drew.UNSIGNED_BYTE, pixel);
+          stats.drawn += 1; stats.lastDrawnStart = start; stats.lastDrawnEnd = performance.now();
+          if (waitForGpu) stats.log.push({ callback: callbacks, start, issued, end: stats.lastDrawnEnd });
+        }
+        stats.running = 0;
       }
     });
   };
