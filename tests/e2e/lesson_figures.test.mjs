@@ -71,12 +71,12 @@ for (const [width, heights] of [[320, false], [692, true]]) {
   });
 }
 
-// On a tablet in landscape the chapters about the trained model fit too (their maps of one head
-// were 790 to 806 px tall there); fig-tiling and fig-training do not yet (839 and 912 px).
+// On a tablet in landscape (its lesson column wider than a laptop's) every figure fits too, but
+// fig-training (862 px in English, 878 in Spanish: its controls, four curves and two maps).
 for (const file of ['lesson.html', 'leccion.html']) {
-  test(`${file}: the model chapters' figures are at most one screen tall on a tablet (1024 × 768)`, async (t) => {
-    const { count, screen, tall } = await measure(t, TABLET, file, /^fig-(model|writes)-/, false);
-    assert.ok(count >= 10, `${count} figures`);
+  test(`${file}: the figures are at most one screen tall on a tablet (1024 × 768), but the training one`, async (t) => {
+    const { count, screen, tall } = await measure(t, TABLET, file, /^(?!fig-training$)/, false);
+    assert.ok(count >= 40, `${count} figures`);
     assert.deepEqual(tall, [], `taller than the ${screen}-pixel screen`);
   });
 }

@@ -58,7 +58,10 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
          // plots are on one screen.
          Grid grid = walk_grid();
          const bool narrow = walk_narrow(grid);
-         const float h = narrow ? 140 : std::clamp(grid.width() * 0.9f, 200 * scale, 420 * scale) / scale;
+         // Lower in a lesson's figure, so that a tablet's wider column (1024 × 768) keeps the
+         // walk and the row's plots on its screen.
+         const float tall = lab.state().is_figure() ? 0.75f : 0.9f;
+         const float h = narrow ? 140 : std::clamp(grid.width() * tall, 200 * scale, 420 * scale) / scale;
          const struct {
            const char* id;
            const char* title;
@@ -112,7 +115,7 @@ void tiling(const lab::Lab& lab, lab::State& next, Memory& ui) {
          const bool narrow = Grid(2, 300).per_row() < 2;
          const int one = one_at_a_time(ui, "row", narrow, {tr("running max m"), tr("running sum l")});
          Grid row(narrow ? 1 : 2, 300);
-         const float plot_h = row.width() < 380 * scale ? 140 : 240;
+         const float plot_h = row.width() < 380 * scale ? 140 : lab.state().is_figure() ? 180 : 240;
          PlotSpec spec;
          spec.x_label = tr("tile");
          spec.integer_x = true;

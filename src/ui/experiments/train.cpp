@@ -119,7 +119,9 @@ void play_controls(const lab::Lab& lab, lab::State& next, Memory& ui) {
   ImGui::SameLine();
   if (ImGui::Button(tr("Reset"))) ui.requests.emplace_back(request::TrainReset{});
   int spf = s.steps_per_frame;
-  if (slider(tr("steps / frame"), &spf, 1, lab::TrainLimits::max_steps_per_frame, field_w(), ImGuiSliderFlags_Logarithmic))
+  const float w = field_w();
+  beside_if_room(w, tr("steps / frame"));  // beside the buttons in a lesson's wide column
+  if (slider(tr("steps / frame"), &spf, 1, lab::TrainLimits::max_steps_per_frame, w, ImGuiSliderFlags_Logarithmic))
     next.steps_per_frame = spf;
 }
 
