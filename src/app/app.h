@@ -63,7 +63,8 @@ extern App* g_app;  // the one instance: the page calls in through plain C funct
 // [SECTION] drawing on demand
 // A frame is drawn after a change, an input, a resize, or while something moves (Play, a
 // running training); otherwise the loop draws nothing, so an idle instance costs nothing. An
-// input is followed by a few frames: ImGui settles hover, release and popups a frame later.
+// input is followed by a few frames: ImGui settles hover, release and popups a frame later;
+// those that would show what is already on screen are not drawn (shown_frame.h).
 // In the browser the loop itself stops: once a frame finds nothing left to draw it rests
 // (emscripten_pause_main_loop: no requestAnimationFrame callback at all), and wake() starts it
 // again, unless the instance is hidden (then set_visible() does, when it shows again). So every
