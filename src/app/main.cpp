@@ -10,7 +10,6 @@
 #include <imgui_impl_opengl3.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -26,6 +25,7 @@
 #include "gl.h"
 #include "heatmap.h"
 #include "i18n.h"
+#include "key_latch.h"
 #include "lab.h"
 #include "page_bridge.h"
 #include "page_tools.h"
@@ -208,37 +208,6 @@ bool measuring_alone(const App& app) {
          !app.lab.training_running() && !web_input::animating() && glfwGetTime() - app.drawn_at < kProgressSeconds;
 }
 
-// [SECTION] a key pressed and released between two frames
-// Dear ImGui 1.86 reads a key as its state at NewFrame: a press and its release that both come
-// before a frame (a quick tap while frames are slow, a test's key press, the desktop's event
-// wait handing both at once) would never be seen, and Enter in a check's field would not
-// submit the answer. Such a key is held down for one frame, then given its real state.
-struct KeyLatch {
-  std::vector<int> pressed;                    // GLFW keys pressed since the last frame
-  std::vector<int> held;                       // held down for this frame, already released
-  std::array<bool, GLFW_KEY_LAST + 1> down{};  // as the keyboard has them
-};
-KeyLatch g_keys;
-
-void key_event(int key, int action) {
-  if (key < 0 || key > GLFW_KEY_LAST) return;
-  g_keys.down[std::size_t(key)] = action != GLFW_RELEASE;
-  if (action == GLFW_PRESS) g_keys.pressed.push_back(key);
-}
-
-void latch_keys() {
-  ImGuiIO& io = ImGui::GetIO();
-  for (const int k : g_keys.held) io.KeysDown[k] = g_keys.down[std::size_t(k)];
-  g_keys.held.clear();
-  for (const int k : g_keys.pressed)
-    if (!io.KeysDown[k]) {
-      io.KeysDown[k] = true;
-      g_keys.held.push_back(k);
-      wake();  // the frame that releases it
-    }
-  g_keys.pressed.clear();
-}
-
 // ImGui's clock between a drawing and its second within one callback: it must move (ImGui asks
 // for a positive step) and by next to nothing (no hover delay or double-click window passes).
 constexpr float kAgainSeconds = 1e-4f;
@@ -288,7 +257,7 @@ ui::Frame draw_interface(App& app, bool again) {
   } else {
     ImGui_ImplGlfw_NewFrame();
     web_input::before_new_frame();
-    latch_keys();
+    key_latch::latch();
     // Ctrl+wheel zooms the heatmap under the mouse (ImGui leaves it unscrolled); the browser's
     // wheel comes through web_input instead.
     if (const ImGuiIO& io = ImGui::GetIO(); io.KeyCtrl && io.MouseWheel != 0)
@@ -471,7 +440,7 @@ int main(int argc, char** argv) {
   // Installed before ImGui's callbacks, which chain to it.
   glfwSetKeyCallback(app.window, [](GLFWwindow*, int key, int, int action, int mods) {
     wake();
-    key_event(key, action);
+    key_latch::event(key, action);
     if (action == GLFW_RELEASE) return;
     using Key = ui::Memory::Key;
     std::vector<Key>& keys = g_app->ui.keys;
