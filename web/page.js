@@ -173,10 +173,11 @@
     if (handedOver.delete(event.code)) event.stopImmediatePropagation();
   }, true);
 
-  // The model's weight file and report, handed to the app (lab_model): the bytes copied into
-  // its heap, the report's text ('' without it: the heads go unlabelled), or why not. A
-  // notebook's page carries them inside itself (python/attention_lab/boot.js).
-  async function fetchModel() {
+  // A weight file of the model and its report (reportName '' for none), handed to the app
+  // (lab_model): the bytes copied into its heap, the report's text ('' without it: the heads go
+  // unlabelled), or why not. A notebook's page carries the lab's model inside itself
+  // (python/attention_lab/boot.js).
+  async function fetchModel(weightsName, reportName) {
     const get = async (name, as) => {
       const response = window.labBundledFile?.(name) ?? await fetch(name);
       if (!response.ok) throw new Error(name + ': ' + response.status + ' ' + response.statusText);
@@ -185,15 +186,15 @@
     let bytes = new Uint8Array(0), report = '', error = '';
     try {
       [bytes, report] = await Promise.all([
-        get('model/tiny-lm.bin', 'arrayBuffer').then(b => new Uint8Array(b)),
-        get('model/report.json', 'text').catch(() => ''),
+        get(weightsName, 'arrayBuffer').then(b => new Uint8Array(b)),
+        reportName ? get(reportName, 'text').catch(() => '') : '',
       ]);
     } catch (e) {
-      error = e.message.startsWith('model/') ? e.message : 'model/tiny-lm.bin: ' + e.message;
+      error = e.message.startsWith(weightsName) ? e.message : weightsName + ': ' + e.message;
     }
     const ptr = bytes.length ? Module._malloc(bytes.length) : 0;
     if (ptr) Module.HEAPU8.set(bytes, ptr);
-    call('lab_model', ptr, bytes.length, report, error);
+    call('lab_model', weightsName, ptr, bytes.length, report, error);
   }
 
   // [hooks] what the app calls in the page (src/app/page_bridge.h).
@@ -272,7 +273,7 @@
     },
     // view=model opened: the language model's weights and report (docs/model.md), fetched
     // now and not with the page, so the lab's first frame never waits for them.
-    labFetchModel() { fetchModel(); },
+    labFetchModel(weights, report) { fetchModel(weights, report); },
     onAbort(what) { fail('Attention Lab stopped: ' + what); rejectReady(new Error(String(what))); },
   };
   window.attentionLabTools(Module, api, call);

@@ -115,14 +115,18 @@ std::string state_object(const lab::State& state) {
 
 // [SECTION] view=model's weights
 void fetch_model_if_wanted(App& app) {
-  if (!app.lab.model().wanted(app.lab.state())) return;
-  app.lab.model_loading();
-  page::fetch_model();
-  wake();  // "Loading…", or on the desktop the model, at once
+  bool asked = false;
+  while (const std::optional<lab::WeightSource> w = app.lab.model().wanted(app.lab.state())) {
+    app.lab.model_loading(w->weights);
+    page::fetch_model(w->weights, w->report);
+    asked = true;
+  }
+  if (asked) wake();  // "Loading…", or on the desktop the model, at once
 }
 
-void model_arrived(App& app, const std::string& weights, const std::string& report, const std::string& error) {
-  app.lab.model_delivered(weights, report, error);
+void model_arrived(App& app, const std::string& name, const std::string& weights, const std::string& report,
+                   const std::string& error) {
+  app.lab.model_delivered(name, weights, report, error);
   wake();
 }
 

@@ -95,11 +95,13 @@ void show_link_notes(App& app);
 const std::string& system_language();
 
 // [SECTION] view=model's weights
-// Asks the platform for the language model's weights when view=model first opens
-// (page::fetch_model); they arrive through model_arrived(): the weight file's bytes and the
-// report's text, or the sentence saying why there are none.
+// Asks the platform for each weight file the state wants and has not asked for (ModelFiles:
+// the model's when view=model first opens, the twin's, the checkpoints'; page::fetch_model);
+// each arrives through model_arrived(): its path, the weight file's bytes and the report's
+// text, or the sentence saying why there are none.
 void fetch_model_if_wanted(App& app);
-void model_arrived(App& app, const std::string& weights, const std::string& report, const std::string& error);
+void model_arrived(App& app, const std::string& name, const std::string& weights, const std::string& report,
+                   const std::string& error);
 
 // [SECTION] practice
 // Checks an answer (JSON text) to the practice question, from the panel or attentionLab.answer():

@@ -121,13 +121,13 @@ PAGE_API const char* lab_load(const char* request, const char* options) {
   return text.c_str();
 }
 
-// view=model's weights, fetched by the page (Module.labFetchModel): `size` bytes of the weight
-// file at `bytes` (malloc'ed by the page, freed here), the report's text, or why not (`error`
-// non-empty, naming the file).
-PAGE_API void lab_model(unsigned char* bytes, int size, const char* report, const char* error) {
+// view=model's weight file `name`, fetched by the page (Module.labFetchModel): `size` bytes of
+// the file at `bytes` (malloc'ed by the page, freed here), the report's text, or why not
+// (`error` non-empty, naming the file).
+PAGE_API void lab_model(const char* name, unsigned char* bytes, int size, const char* report, const char* error) {
   const std::string weights(reinterpret_cast<const char*>(bytes), bytes ? std::size_t(size) : 0);
   std::free(bytes);
-  model_arrived(*g_app, weights, report, error);
+  model_arrived(*g_app, name, weights, report, error);
 }
 
 // [SECTION] the page's words (page-tools.js, page.js, load.js)

@@ -71,8 +71,9 @@ void content_height(double css_pixels) {
   EM_ASM({ if (Module.labContentHeight) Module.labContentHeight($0); }, css_pixels);
 }
 
-void fetch_model() {
-  EM_ASM({ if (Module.labFetchModel) Module.labFetchModel(); });
+void fetch_model(const std::string& weights, const std::string& report) {
+  EM_ASM({ if (Module.labFetchModel) Module.labFetchModel(UTF8ToString($0), UTF8ToString($1)); }, weights.c_str(),
+         report.c_str());
 }
 
 // [SECTION] what the app reads from the page

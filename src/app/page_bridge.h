@@ -40,11 +40,11 @@ void figure_height(double css_pixels);
 // side, filling the window); the page tells a host that sizes its frame (attention-lab:size).
 void content_height(double css_pixels);
 
-// view=model opened for the first time: the page fetches the language model's weight file and
-// report (the site's model/tiny-lm.bin and model/report.json) and hands them in through
-// lab_model; the desktop reads them from the site's folder at once. Either way they arrive
-// through model_arrived() (app.h).
-void fetch_model();
+// view=model wants a weight file (model_files.h): the page fetches it and its report (paths
+// under the site, such as model/tiny-lm.bin and model/report.json; no report: "") and hands
+// them in through lab_model; the desktop reads them from the site's folder at once. Either way
+// they arrive through model_arrived() (app.h).
+void fetch_model(const std::string& weights, const std::string& report);
 
 // [SECTION] what the app reads from the page
 // Whether the page hides the instance as it starts (Module.labHidden; later changes come

@@ -27,8 +27,8 @@ void figure_height(double) {}
 void content_height(double) {}
 
 // The site's folder is the source tree's web/ (ATTN_SITE_DIR), where the weights are committed.
-void fetch_model() {
-  const auto read = [](const char* name, std::string& bytes) {
+void fetch_model(const std::string& weights_name, const std::string& report_name) {
+  const auto read = [](const std::string& name, std::string& bytes) {
     std::ifstream in(std::filesystem::path(ATTN_SITE_DIR) / name, std::ios::binary);
     std::ostringstream s;
     s << in.rdbuf();
@@ -36,9 +36,9 @@ void fetch_model() {
     return bool(in);
   };
   std::string weights, report, error;
-  if (!read("model/tiny-lm.bin", weights)) error = "model/tiny-lm.bin: cannot read the file";
-  read("model/report.json", report);  // without it the heads go unlabelled (ModelView says so)
-  model_arrived(*g_app, weights, report, error);
+  if (!read(weights_name, weights)) error = weights_name + ": cannot read the file";
+  if (!report_name.empty()) read(report_name, report);  // without it the heads go unlabelled (ModelView says so)
+  model_arrived(*g_app, weights_name, weights, report, error);
 }
 
 // [SECTION] what the app reads: the environment

@@ -1,7 +1,9 @@
 // attention-train-model: trains the tiny language model and measures it (docs/model.md).
 //
-//   attention-train-model train  [--data DIR] [--out DIR] [--steps N] [--seed N] [--threads N] [model options]
-//       trains from scratch on DIR/corpus-train.txt and writes OUT/tiny-lm.bin and OUT/report.json
+//   attention-train-model train  [--data DIR] [--out DIR] [--steps N] [--seed N] [--threads N]
+//                                [--checkpoints yes|no] [model options]
+//       trains from scratch on DIR/corpus-train.txt and writes OUT/tiny-lm.bin and OUT/report.json,
+//       and (unless --checkpoints no) the weights along the way in OUT/checkpoints/
 //   attention-train-model report --weights FILE [--data DIR]
 //       measures a weight file on the same probes and prints the report's measurements
 //   attention-train-model dump   --weights FILE --text TEXT [--ablate L.H,L.H…] [--at N]
@@ -15,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -135,6 +138,12 @@ json model_json(const lm::LanguageModel& m) {
           {"vocabulary", vocabulary}};
 }
 
+// The steps whose weights the run keeps (docs/model.md, "How the heads formed"): every 250 to
+// 2,000, where the induction head forms, then every 1,000; the last step is the shipped file.
+bool checkpoint_due(int step, int steps) {
+  return step < steps && step % (step <= 2000 ? 250 : 1000) == 0;
+}
+
 int train_command(const Args& a) {
   lm::TrainOptions o;
   o.layers = a.number("layers", o.layers);
@@ -150,7 +159,8 @@ int train_command(const Args& a) {
   o.warmup = a.number("warmup", o.warmup);
   o.mix.random_repeat = a.real("random-repeat", o.mix.random_repeat);
   o.mix.corpus_repeat = a.real("corpus-repeat", o.mix.corpus_repeat);
-  const int every = a.number("measure-every", 500);
+  const std::string keep = a.get("checkpoints", "yes");
+  if (keep != "yes" && keep != "no") throw std::invalid_argument("--checkpoints: expected yes or no, got \"" + keep + "\"");
   const std::string dir = a.get("data", "data/model"), out = a.get("out", "web/model");
   if (o.steps < 1 || o.layers < 1 || o.heads < 1 || o.d_model % o.heads != 0 || o.context < 8)
     throw std::invalid_argument("expected steps, layers and heads of at least 1, d-model a multiple of heads, context of at least 8");
@@ -158,6 +168,8 @@ int train_command(const Args& a) {
   const lm::Probes probes = read_probes(dir);
   const lm::Vocabulary vocab = lm::Vocabulary::from_corpus(probes.train, kAlways, kMinCount);
   json checkpoints = json::array(), curve = json::array();
+  std::filesystem::remove_all(out + "/checkpoints");  // an earlier run's, which this one replaces
+  if (keep == "yes") std::filesystem::create_directories(out + "/checkpoints");
   auto begin = std::chrono::steady_clock::now();
   double window = 0;
   const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(); };
@@ -168,12 +180,18 @@ int train_command(const Args& a) {
       std::fprintf(stderr, "step %d  loss %.3f  lr %.4f  %.0f s\n", step, window / 100, lm::learning_rate(o, step), elapsed());
       window = 0;
     }
-    // How the heads form: the targets' measures along the way (not counted in the time).
-    if (every > 0 && step % every == 0) {
+    // How the heads form: the weights along the way, rounded as the shipped ones are, and their
+    // measures (not counted in the time).
+    if (keep == "yes" && checkpoint_due(step, o.steps)) {
       const auto paused = std::chrono::steady_clock::now();
-      const json at = lm::measure(now, probes);
+      const lm::LanguageModel rounded = lm::rounded_to_half(now);
+      const json at = lm::measure(rounded, probes);
       std::fprintf(stderr, "step %d  %s %s\n", step, at.at("targets").dump().c_str(), at.at("copying").dump().c_str());
-      checkpoints.push_back({{"step", step}, {"targets", at.at("targets")}, {"copying", at.at("copying")}});
+      char file[32];
+      std::snprintf(file, sizeof file, "checkpoints/step-%d.bin", step);
+      lm::save(rounded, out + "/" + file);
+      checkpoints.push_back({{"step", step}, {"file", file}, {"loss", at.at("loss")}, {"targets", at.at("targets")},
+                             {"copying", at.at("copying")}, {"heads", at.at("heads")}});
       begin += std::chrono::steady_clock::now() - paused;
     }
   };
@@ -242,7 +260,7 @@ int dump_command(const Args& a) {
     if (!note.empty() || reading.out_of_range) throw std::invalid_argument("--" + key + ": " + note);
   }
   lab::ModelView view;
-  view.deliver(read_text(a.get("weights", "web/model/tiny-lm.bin")), "", "", s);
+  view.deliver("model/tiny-lm.bin", read_text(a.get("weights", "web/model/tiny-lm.bin")), "", "", s);  // as the lab's model
   const json page = json::parse(view.json());
   for (const char* key : {"attribution", "attribution_error", "heads", "composition", "frobenius_random", "edit", "edit_error",
                           "scores"})

@@ -85,9 +85,10 @@ class Lab {
   // view=model's trained language model: fetched by the platform when the view first opens
   // (model().wanted()), delivered as the weight file's bytes and the report's text, or why not.
   const ModelView& model() const { return model_; }
-  void model_loading() { model_.loading(); }
-  void model_delivered(const std::string& weights, const std::string& report, const std::string& error) {
-    model_.deliver(weights, report, error, state_);
+  void model_loading(const std::string& weights) { model_.loading(weights); }
+  void model_delivered(const std::string& name, const std::string& weights, const std::string& report,
+                       const std::string& error) {
+    model_.deliver(name, weights, report, error, state_);
   }
   // Its passes left pending by the last change (ModelView::pending()).
   void model_finish() { model_.finish(); }

@@ -16,25 +16,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-// report.json's "heads", in the model's order (layer by layer); throws on a report that does
-// not describe this model.
-std::vector<ModelView::HeadReport> read_report(const std::string& text, const lm::LanguageModel& m) {
-  const Json r = Json::parse(text);
-  std::vector<ModelView::HeadReport> heads(std::size_t(m.head_count()));
-  std::vector<bool> seen(heads.size(), false);
-  for (const Json& h : r.at("heads")) {
-    const int layer = h.at("layer").get<int>(), head = h.at("head").get<int>();
-    if (layer < 0 || layer >= m.config.layers || head < 0 || head >= m.config.heads)
-      throw std::invalid_argument("head " + std::to_string(layer) + "." + std::to_string(head) + " is not the model's");
-    const std::size_t i = std::size_t(layer * m.config.heads + head);
-    heads[i] = {h.at("previous_token").get<double>(), h.at("induction_random").get<double>(),
-                h.at("induction_sentences").get<double>(), h.at("label").get<std::string>()};
-    seen[i] = true;
-  }
-  if (std::find(seen.begin(), seen.end(), false) != seen.end()) throw std::invalid_argument("a head is missing");
-  return heads;
-}
-
 // The period of a text typed twice with a space between, t + " " + t (what "Repeat my text"
 // makes): its length + 1; 0 for any other text.
 int repeat_period(const std::vector<int>& tokens, int space) {
@@ -53,33 +34,46 @@ Json matrix_rows(const attn::Matrix& m) {
 
 }  // namespace
 
-void ModelView::deliver(const std::string& weights, const std::string& report, const std::string& error,
-                        const State& s) {
-  model_.reset();
-  report_.clear();
-  report_error_.clear();
-  error_ = error;
-  if (error_.empty()) {
-    try {
-      model_ = std::make_shared<const lm::LanguageModel>(lm::parse(weights, "model/tiny-lm.bin"));
-    } catch (const std::exception& e) {
-      error_ = e.what();
-    }
-  }
-  status_ = model_ ? Status::ready : Status::failed;
-  circuits_ = model_ ? std::make_shared<const lm::Circuits>(lm::circuits(*model_)) : nullptr;
-  if (model_) {
-    try {
-      report_ = read_report(report, *model_);
-    } catch (const std::exception& e) {
-      report_error_ = std::string("model/report.json: ") + e.what();
-    }
-  }
-  computed_ = false;
+void ModelView::deliver(const std::string& name, const std::string& weights, const std::string& report,
+                        const std::string& error, const State& s) {
+  files_.deliver(name, weights, report, error);
   update(s);
 }
 
+void ModelView::choose_weights(const State& s) {
+  const Weights* base = files_.model(s);
+  const Checkpoint* checkpoint = files_.checkpoint(s);
+  std::string checkpoint_error = files_.checkpoint_error(s);
+  const bool checkpoint_loading = files_.checkpoint_loading(s);
+  if (base != base_ || checkpoint != checkpoint_ || checkpoint_error != checkpoint_error_ ||
+      checkpoint_loading != checkpoint_loading_) {
+    ++version_;
+    json_.clear();
+  }
+  base_ = base;
+  checkpoint_ = checkpoint;
+  checkpoint_error_ = std::move(checkpoint_error);
+  checkpoint_loading_ = checkpoint_loading;
+  // A checkpoint on its way is awaited as the model is: nothing computed meanwhile, so that no
+  // number of other weights stands in for it.
+  status_ = !base || checkpoint_loading_ ? Status::loading : base->model ? Status::ready : Status::failed;
+  error_ = base ? base->error : "";
+  report_error_ = base ? base->report_error : "";
+  const Weights* shown = checkpoint_loading_ ? nullptr : files_.shown(s);
+  const Checkpoint* at = files_.checkpoint(s);
+  const std::vector<HeadReport>& heads = shown && at && at->weights == shown->name ? at->heads
+                                         : shown ? shown->heads
+                                                 : std::vector<HeadReport>{};
+  if (shown == shown_ && heads.size() == report_.size()) return;
+  shown_ = shown;
+  model_ = shown ? shown->model : nullptr;
+  circuits_ = shown ? shown->circuits : nullptr;
+  report_ = heads;
+  computed_ = false;
+}
+
 void ModelView::update(const State& s) {
+  choose_weights(s);
   if (s.open_head != open_head_) {
     open_head_ = s.open_head;
     json_.clear();
@@ -355,6 +349,20 @@ void ModelView::circuits_json(Json& out) const {
   if (!r.edit_error.empty()) out["edit_error"] = r.edit_error;
 }
 
+void ModelView::weights_json(Json& out) const {
+  Json steps = Json::array();
+  for (const Checkpoint& c : base_->checkpoints) steps.push_back(c.step);
+  Json w{{"file", shown_->name}, {"checkpoints", steps}};
+  if (checkpoint_)
+    w["checkpoint"] = {{"step", checkpoint_->step},
+                       {"loading", checkpoint_loading_},
+                       {"held_out_loss", checkpoint_->held_out_loss},
+                       {"copy_ratio_sentences", checkpoint_->copy_sentences},
+                       {"copy_ratio_random", checkpoint_->copy_random}};
+  if (!checkpoint_error_.empty()) w["checkpoint_error"] = checkpoint_error_;
+  out["weights"] = w;
+}
+
 std::string ModelView::json() {
   finish();
   if (!json_.empty()) return json_;
@@ -364,6 +372,7 @@ std::string ModelView::json() {
     else out["status"] = "loading";
     return json_ = out.dump();
   }
+  weights_json(out);
   const lm::LanguageModel& m = *model_;
   const Result& r = result_;
   out["model"] = {{"layers", m.config.layers}, {"heads", m.config.heads}, {"context", m.context()}};

@@ -1,8 +1,9 @@
 // view=model (issue 35): the trained language model of docs/model.md on the state's text, with
 // the state's heads switched off. Its weights are not part of the app: the platform fetches
-// them when the view first opens (the page from the site, the desktop from its folder) and
-// hands them in with deliver(); until then the view says it is loading, and a missing or
-// truncated file leaves the weight file's sentence and the rest of the lab untouched.
+// them when the view first opens, and the twin's or the checkpoints' when the state first names
+// them (model_files.h; the page from the site, the desktop from its folder), and hands them in
+// with deliver(); until then the view says it is loading, and a missing or truncated file
+// leaves the weight file's sentence and the rest of the lab untouched.
 //
 // Everything the view shows is computed here once per change of the text, the ablation or the
 // weights, never per frame: the forward pass (lm::analyse), and for every head the forward
@@ -29,27 +30,39 @@
 #include "circuits.h"
 #include "head_scores.h"  // lm::CopyLoss
 #include "language_model.h"
+#include "model_files.h"
 #include "state.h"
 
 namespace lab {
 
 class ModelView {
  public:
-  enum class Status { absent, loading, ready, failed };
+  // The state's model (the lab's or the twin) as update() last saw it: not come yet (or the
+  // checkpoint the state names not come yet), computed on, or failed (error()).
+  enum class Status { loading, ready, failed };
   Status status() const { return status_; }
-  // The platform fetches the weights once, the first time the view opens (wanted()), and
-  // says it started (loading()).
-  bool wanted(const State& s) const { return s.view == View::model && status_ == Status::absent; }
-  void loading() { status_ = Status::loading; }
-  // The view is on screen and its weights have not come (neither loaded nor failed): it shows
-  // a notice in place of the figure.
+  // The platform fetches each weight file once, the first time the state wants it (wanted()),
+  // and says it started (loading()).
+  std::optional<WeightSource> wanted(const State& s) const { return files_.wanted(s); }
+  void loading(const std::string& weights) { files_.loading(weights); }
+  // The view is on screen and its model's weights, or the checkpoint's it names, have not come
+  // (neither loaded nor failed): it shows a notice in place of the figure.
   bool awaited(const State& s) const {
-    return s.view == View::model && (status_ == Status::absent || status_ == Status::loading);
+    return s.view == View::model && (!files_.model(s) || files_.checkpoint_loading(s));
   }
-  // The weight file's bytes and report.json's text, or why they could not be had (`error`,
-  // naming the file). A bad file (lm::parse's sentence) fails like a missing one; a report
-  // that does not parse leaves the heads unlabelled, with report_error() saying why.
-  void deliver(const std::string& weights, const std::string& report, const std::string& error, const State& s);
+  // A weight file's bytes (`name`, its path under the site) and its report's text, or why they
+  // could not be had (`error`, naming the file). A bad file (lm::parse's sentence) fails like a
+  // missing one; a report that does not parse leaves the heads unlabelled, with report_error()
+  // saying why.
+  void deliver(const std::string& name, const std::string& weights, const std::string& report, const std::string& error,
+               const State& s);
+  // The model the state shows (the lab's or the twin), once its file has come: its checkpoints,
+  // and the one the state names (nullptr for none or one it did not keep, checkpoint_error()
+  // saying why; loading while its file is on its way).
+  const Weights* base() const { return base_; }
+  const Checkpoint* checkpoint() const { return checkpoint_; }
+  const std::string& checkpoint_error() const { return checkpoint_error_; }
+  bool checkpoint_loading() const { return checkpoint_loading_; }
   const std::string& error() const { return error_; }
   const std::string& report_error() const { return report_error_; }
 
@@ -67,12 +80,9 @@ class ModelView {
   // without a model.
   const lm::Circuits* circuits() const { return circuits_.get(); }
 
-  // What report.json measured for each head (index layer × heads + head) on the probe text
-  // (docs/model.md, "Its heads"): empty when there is no report.
-  struct HeadReport {
-    double previous_token = 0, induction_random = 0, induction_sentences = 0;
-    std::string label;
-  };
+  // What the report measured for each head of the weights shown (index layer × heads + head)
+  // on the probe text (docs/model.md, "Its heads"), at the state's checkpoint if it names one:
+  // empty when there is no report.
   const std::vector<HeadReport>& report() const { return report_; }
 
   // The numbers of the state's text: empty `tokens` when nothing could be computed.
@@ -160,8 +170,19 @@ class ModelView {
   void compute_attribution();
   void compute_edit();
 
-  Status status_ = Status::absent;
+  // Takes the state's weights (files_.shown) if they are not those computed on.
+  void choose_weights(const State& s);
+  // json()'s weights: the file shown, the checkpoints and the one shown.
+  void weights_json(nlohmann::json& out) const;
+
+  ModelFiles files_;
+  Status status_ = Status::loading;
   std::string error_, report_error_;
+  const Weights* shown_ = nullptr;  // in files_: the weights computed on
+  const Weights* base_ = nullptr;   // in files_: the state's model (its checkpoints' list)
+  const Checkpoint* checkpoint_ = nullptr;
+  std::string checkpoint_error_;
+  bool checkpoint_loading_ = false;
   std::shared_ptr<const lm::LanguageModel> model_;
   std::shared_ptr<const lm::Circuits> circuits_;
   std::vector<HeadReport> report_;

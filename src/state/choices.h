@@ -28,6 +28,8 @@ enum class Mode { explore, practice };  // practice: questions beside the walkth
 // view=pitfalls: the mistake shown beside the right result (experiments::pitfalls names its
 // cases the same way).
 enum class Pitfall { no_scaling, divide_by_dk, fill_minus_one, fill_zero, no_causal_mask, fully_masked_row };
+// view=model's weights: the lab's language model, or its one-layer twin (docs/model.md).
+enum class LanguageModelChoice { lab, one_layer };
 
 // Every view, in the order the view selector lists them, with the title it shows.
 struct ViewRow {
@@ -88,6 +90,10 @@ template <>
 struct Names<Pitfall> {
   static constexpr const char* list[] = {"no_scaling",     "divide_by_dk",   "fill_minus_one",
                                          "fill_zero",      "no_causal_mask", "fully_masked_row"};
+};
+template <>
+struct Names<LanguageModelChoice> {
+  static constexpr const char* list[] = {"lab", "one-layer"};
 };
 // A switch of a link: "0" or "1".
 template <>

@@ -22,7 +22,7 @@ constexpr std::string_view kTiling[] = {"header", "view", "intro", "controls", "
 constexpr std::string_view kHeads[] = {"header", "view", "intro", "controls", "shapes", "maps", "concat"};
 constexpr std::string_view kCost[] = {"header", "view", "intro", "controls", "plots", "time-memory", "table"};
 constexpr std::string_view kTrain[] = {"header", "view", "intro", "controls", "play", "curves", "example", "maps"};
-constexpr std::string_view kModel[] = {"header", "view",  "intro", "text",    "loss", "predictions", "why",
+constexpr std::string_view kModel[] = {"header", "view",  "intro", "weights", "learning", "text",    "loss", "predictions", "why",
                                        "edit",   "heads", "head",  "circuit", "ov",   "qk",          "positions",
                                        "composition", "pairs"};
 

@@ -400,6 +400,14 @@ const Key kKeys[] = {
      },
      [](const S& s) { return s.edit ? std::to_string(s.edit->first) + ":" + s.edit->second : std::string(); },
      changed<&S::edit>, keep<&S::edit>, false},
+    // view=model's weights (ModelFiles checks the step against the model's report).
+    {"model", [](S& s, R& r) { return read_name(r, s.model); }, name_text<&S::model>, changed<&S::model>,
+     keep<&S::model>, false},
+    {"checkpoint",
+     [](S& s, R& r) {
+       return r.whole(0, Limits::max_checkpoint, s.checkpoint) ? "" : r.expected(N_("a training step from 0 to %d"), Limits::max_checkpoint);
+     },
+     whole_text<&S::checkpoint>, changed<&S::checkpoint>, keep<&S::checkpoint>, false},
 };
 
 }  // namespace

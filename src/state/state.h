@@ -58,6 +58,7 @@ struct Limits {
   // past it stays (the view says how much it reads), small enough for a link.
   static constexpr int max_text_bytes = 2048;
   static constexpr int max_ablate = 64;  // heads a link may switch off
+  static constexpr int max_checkpoint = 1000000;  // view=model's training step
 };
 
 // One head of loaded data with several (src/model/load.h), as the walkthrough shows one: its
@@ -143,6 +144,11 @@ struct State {
   // view=model's changed letter on a text typed twice: the position in the first copy and the
   // character put there, or none.
   std::optional<std::pair<int, std::string>> edit;
+  // view=model's weights: the lab's model or its one-layer twin, and the step of the lab's
+  // model's training whose kept weights are shown (0: the trained model; which steps were kept
+  // is the model's report's to say, so the link checks only the form).
+  LanguageModelChoice model = LanguageModelChoice::lab;
+  int checkpoint = 0;
 
   int batches() const { return pad.empty() ? 1 : int(pad.size()); }
   bool projected() const { return kind == Attention::self && project; }

@@ -25,6 +25,8 @@ const FIGURES = {
   'fig-model-ablated': { head: null, ablate: [[1, 0]] },
   'fig-model-off-previous': { head: [1, 0], ablate: [[0, 0], [0, 1]] },
   'fig-model-off-other': { head: [1, 0], ablate: [[0, 2], [0, 3]] },
+  'fig-model-early': { head: null, ablate: [] },
+  'fig-model-twin': { head: null, ablate: [] },
 };
 
 for (const device of DEVICES) {
@@ -59,6 +61,11 @@ for (const device of DEVICES) {
         .map(s => [`${s.dataset.figure} ${s.dataset.path}`, Number(s.dataset.value)])));
       assert.ok(copy['fig-model-loss copy_loss/second'] < copy['fig-model-loss copy_loss/first']);
       assert.ok(copy['fig-model-ablated copy_loss/second'] > 1.5 * copy['fig-model-loss copy_loss/second']);
+      // Before the induction head formed, and with one layer, the copy is about as hard as the
+      // first: what the text says of the training's step and of the twin.
+      for (const f of ['fig-model-early', 'fig-model-twin'])
+        assert.ok(copy[`${f} copy_loss/second`] > 0.8 * copy[`${f} copy_loss/first`], f);
+      assert.ok(copy['fig-model-early copy_loss/second'] > 1.5 * copy['fig-model-loss copy_loss/second']);
       // The evidence the text gives for K-composition: the induction head's own score falls most
       // without the previous-token heads, though the other two raise the loss more; a loss
       // increase alone does not single head 0.0 out (head 0.2's is larger).

@@ -137,7 +137,7 @@ TEST(Attribution, BadPositionsAndCharactersNameTheirField) {
 // view=model's values that the link's form allows but the text or the model does not.
 lab::ModelView view_of(const lab::State& s) {
   lab::ModelView mv;
-  mv.deliver(read_file(ATTN_MODEL_DIR "/tiny-lm.bin"), "", "", s);
+  mv.deliver("model/tiny-lm.bin", read_file(ATTN_MODEL_DIR "/tiny-lm.bin"), "", "", s);
   mv.finish();
   return mv;
 }
@@ -225,7 +225,8 @@ TEST(ModelViewCircuits, MovingTheChosenCharacterRunsNoPass) {
 }
 
 TEST(ModelViewKeys, BadFormsAreIgnoredWithANoteNamingTheKey) {
-  for (const char* link : {"at=x", "target=ab", "against=%C3", "edit=4", "edit=x:c", "edit=4:cd", "edit=-1:c"}) {
+  for (const char* link : {"at=x", "target=ab", "against=%C3", "edit=4", "edit=x:c", "edit=4:cd", "edit=-1:c",
+                           "model=two-layer", "checkpoint=-250", "checkpoint=1.5k"}) {
     const auto r = lab::parse_fragment(std::string("view=model&") + link, lab::State());
     ASSERT_EQ(r.notes.size(), 1u) << link;
     EXPECT_NE(r.notes[0].find(std::string(link).substr(0, std::string(link).find('='))), std::string::npos) << r.notes[0];

@@ -1,6 +1,8 @@
 """The tiny language model's forward pass, computed independently in PyTorch (float64) from
-the shipped weight file, against the native program's (attention-train-model dump): every
-head's map, the logits and the loss at every position, with and without a head switched off;
+every shipped weight file (the lab's model, its one-layer twin and the checkpoints of its
+training), against the native program's (attention-train-model dump): every head's map, the
+logits and the loss at every position, with and without heads switched off; each checkpoint's
+measured copy ratio on the tuning sentences, and the twin's, recomputed from its weights;
 and view=model's circuits (docs/model.md, "What a head writes"), which dump prints from the
 page's own code: the attribution at a character (its parts, their sum, each head's total
 effect), every head's OV and QK maps and copying score, the composition maps' shares and the
@@ -12,6 +14,7 @@ The weight file is read here from its documented format (docs/model.md), not thr
 native code. Tolerances: the native pass runs in float32, so maps agree to 1e-4 and logits
 and losses to 2e-3; the attribution's parts sum to its value within 1e-4.
 """
+import glob
 import json
 import os
 import struct
@@ -21,7 +24,11 @@ import numpy as np
 import pytest
 import torch
 
-MODEL = os.path.join(os.environ.get("ATTN_MODEL_DIR", "web/model"), "tiny-lm.bin")
+MODEL_DIR = os.environ.get("ATTN_MODEL_DIR", "web/model")
+MODEL = os.path.join(MODEL_DIR, "tiny-lm.bin")
+TWIN = os.path.join(MODEL_DIR, "one-layer", "tiny-lm.bin")
+# Every weight file the site serves, the lab's model first.
+WEIGHT_FILES = [MODEL, TWIN] + sorted(glob.glob(os.path.join(MODEL_DIR, "checkpoints", "*.bin")))
 PROGRAM = os.environ.get("ATTN_TRAIN_MODEL", "build/native/attention-train-model")
 TEXTS = [
     "The cat sat on the mat. The cat sat on the mat.",
@@ -83,8 +90,8 @@ def forward(header, w, tokens, ablate=(), parts=None):
     return maps, logits, loss
 
 
-def native(text, ablate=(), **keys):
-    args = [PROGRAM, "dump", "--weights", MODEL, "--text", text]
+def native(text, ablate=(), weights=MODEL, **keys):
+    args = [PROGRAM, "dump", "--weights", weights, "--text", text]
     if ablate:
         args += ["--ablate", ",".join(f"{l}.{h}" for l, h in ablate)]
     for key, value in keys.items():
@@ -92,12 +99,15 @@ def native(text, ablate=(), **keys):
     return json.loads(subprocess.run(args, check=True, capture_output=True).stdout)
 
 
+@pytest.mark.parametrize("weights", WEIGHT_FILES, ids=lambda path: os.path.relpath(path, MODEL_DIR))
 @pytest.mark.parametrize("text", TEXTS)
-@pytest.mark.parametrize("ablate", [(), ((1, 0),), ((0, 1), (1, 2))])
-def test_forward_matches_pytorch(text, ablate):
-    header, w = read_model(MODEL)
+@pytest.mark.parametrize("ablate", ["none", "last layer's first", "two"])
+def test_forward_matches_pytorch(weights, text, ablate):
+    header, w = read_model(weights)
+    last = header["layers"] - 1
+    ablate = {"none": (), "last layer's first": ((last, 0),), "two": ((0, 1), (last, 2))}[ablate]
     tokens = encode(header, text)
-    mine = native(text, ablate)
+    mine = native(text, ablate, weights)
     assert mine["tokens"] == tokens
     maps, logits, loss = forward(header, w, tokens, ablate)
     assert len(mine["maps"]) == len(maps)
@@ -331,3 +341,42 @@ def test_report_held_out_sentences_and_targets_recomputed():
         mine = [s for s in held["sentences"] if s["language"] == lang]
         here = np.mean([s["second"] for s in mine]) / np.mean([s["first"] for s in mine])
         assert abs(here - held["languages"][lang]["ratio"]) < 1e-3, lang
+
+
+# [SECTION] the twin and the checkpoints -------------------------------------------------------
+
+
+def tuning_copy_ratio(header, w, sentences):
+    """The second copy's mean loss over the first's on the tuning sentences, each typed twice
+    (the report's copying.sentences: the copies' losses averaged over the sentences)."""
+    firsts, seconds = [], []
+    for text in sentences:
+        tokens = encode(header, text + " " + text)
+        _, _, loss = forward(header, w, tokens)
+        first, second = copy_losses(loss, len(encode(header, text)) + 1)
+        firsts.append(first), seconds.append(second)
+    return np.mean(seconds) / np.mean(firsts)
+
+
+def test_each_checkpoints_measured_copy_ratio_recomputed_from_its_weights():
+    report = json.load(open(os.path.join(MODEL_DIR, "report.json")))
+    sentences = report["probes"]["sentences"]
+    kept = report["training"]["checkpoints"]
+    assert sorted(os.path.join(MODEL_DIR, c["file"]) for c in kept) == WEIGHT_FILES[2:]
+    ratios = []
+    for c in kept:
+        header, w = read_model(os.path.join(MODEL_DIR, c["file"]))
+        ratio = tuning_copy_ratio(header, w, sentences)
+        assert abs(ratio - c["copying"]["sentences"]["ratio"]) < 1e-3, c["step"]
+        ratios.append(ratio)
+    # The story the slider tells: no copying early on, the lab's model's at the end.
+    assert ratios[0] > 0.9 and ratios[-1] < 0.7, ratios
+
+
+def test_the_one_layer_twin_does_not_copy():
+    header, w = read_model(TWIN)
+    report = json.load(open(os.path.join(MODEL_DIR, "one-layer", "report.json")))
+    assert header["layers"] == 1 == report["model"]["layers"]
+    ratio = tuning_copy_ratio(header, w, report["probes"]["sentences"])
+    assert abs(ratio - report["copying"]["sentences"]["ratio"]) < 1e-3
+    assert ratio > 0.9, ratio  # depth: the lab's model, same recipe with two layers, copies

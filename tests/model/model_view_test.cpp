@@ -35,9 +35,11 @@ lab::State model_state(const std::string& text, std::vector<std::pair<int, int>>
 
 lab::ModelView delivered(const lab::State& s) {
   lab::ModelView mv;
-  EXPECT_TRUE(mv.wanted(s));
-  mv.loading();
-  mv.deliver(weights(), report(), "", s);
+  const std::optional<lab::WeightSource> wanted = mv.wanted(s);
+  EXPECT_TRUE(wanted && wanted->weights == "model/tiny-lm.bin" && wanted->report == "model/report.json");
+  mv.loading(wanted->weights);
+  EXPECT_FALSE(mv.wanted(s));  // asked once
+  mv.deliver(wanted->weights, weights(), report(), "", s);
   mv.finish();
   return mv;
 }
@@ -192,20 +194,113 @@ TEST(ModelView, TheOpenHeadIsTheStatesAndAnUnknownOneIsSaid) {
 TEST(ModelView, AMissingOrTruncatedFileIsSaidAndNothingIsComputed) {
   const lab::State s = model_state("abc");
   lab::ModelView missing;
-  missing.deliver("", "", "model/tiny-lm.bin: 404 Not Found", s);
+  missing.deliver("model/tiny-lm.bin", "", "", "model/tiny-lm.bin: 404 Not Found", s);
   EXPECT_EQ(missing.status(), lab::ModelView::Status::failed);
   EXPECT_EQ(nlohmann::json::parse(missing.json()).at("error"), "model/tiny-lm.bin: 404 Not Found");
   lab::ModelView truncated;
-  truncated.deliver(weights().substr(0, weights().size() / 2), report(), "", s);
+  truncated.deliver("model/tiny-lm.bin", weights().substr(0, weights().size() / 2), report(), "", s);
   EXPECT_EQ(truncated.status(), lab::ModelView::Status::failed);
   EXPECT_NE(truncated.error().find("model/tiny-lm.bin"), std::string::npos) << truncated.error();
   EXPECT_TRUE(truncated.result().tokens.empty());
   // A report that does not parse leaves the model working, its heads unlabelled.
   lab::ModelView unlabelled;
-  unlabelled.deliver(weights(), "{", "", s);
+  unlabelled.deliver("model/tiny-lm.bin", weights(), "{", "", s);
   EXPECT_EQ(unlabelled.status(), lab::ModelView::Status::ready);
   EXPECT_TRUE(unlabelled.report().empty());
   EXPECT_NE(unlabelled.report_error().find("report.json"), std::string::npos);
 }
 
 }  // namespace
+
+namespace {
+
+// A checkpoint's weights: the file under the model's folder that the report names.
+std::string site_file(const std::string& name) {
+  return read_file(std::string(ATTN_MODEL_DIR) + "/" + name.substr(std::string("model/").size()));
+}
+
+}  // namespace
+
+TEST(ModelFiles, TheCheckpointsAreWantedOnlyOnceTheStateNamesOneAndThenShowTheirOwnWeightsAndScores) {
+  lab::State s = model_state("abc abc");
+  lab::ModelView mv = delivered(s);
+  ASSERT_NE(mv.base(), nullptr);
+  const std::vector<lab::Checkpoint>& kept = mv.base()->checkpoints;
+  ASSERT_GE(kept.size(), 3u);
+  EXPECT_EQ(kept.back().weights, "model/tiny-lm.bin");  // the last step is the model itself
+  EXPECT_FALSE(mv.wanted(s));                           // no checkpoint named: none fetched
+  const lab::Checkpoint& early = kept.front();
+  s.checkpoint = early.step;
+  mv.update(s);
+  // Every kept file is wanted at once (the slider then moves without waiting), each once.
+  std::vector<std::string> asked;
+  while (const std::optional<lab::WeightSource> w = mv.wanted(s)) {
+    EXPECT_EQ(w->report, "");
+    asked.push_back(w->weights);
+    mv.loading(w->weights);
+  }
+  EXPECT_EQ(asked.size(), kept.size() - 1);
+  EXPECT_TRUE(mv.checkpoint_loading());
+  // Awaited as the model is: no other weights' numbers stand in for the step's meanwhile.
+  EXPECT_TRUE(mv.awaited(s));
+  EXPECT_EQ(mv.status(), lab::ModelView::Status::loading);
+  EXPECT_EQ(mv.model(), nullptr);
+  EXPECT_EQ(nlohmann::json::parse(mv.json()).at("status"), "loading");
+  mv.deliver(early.weights, site_file(early.weights), "", "", s);
+  mv.finish();
+  EXPECT_FALSE(mv.checkpoint_loading());
+  ASSERT_NE(mv.model(), mv.base()->model.get());
+  // Its own weights: the map of the checkpoint's file, not the model's.
+  const lm::LanguageModel at_step = lm::parse(site_file(early.weights), early.weights);
+  const std::vector<int> tokens = at_step.vocab.encode(s.text);
+  EXPECT_NEAR(mv.result().analysis.mean_loss(), lm::analyse(at_step, tokens).mean_loss(), 1e-6);
+  EXPECT_GT(std::abs(mv.result().analysis.mean_loss() - lm::analyse(*mv.base()->model, tokens).mean_loss()), 1e-3);
+  // Its own scores, as the report gives them at that step.
+  const nlohmann::json r = nlohmann::json::parse(report());
+  const nlohmann::json& listed = r.at("training").at("checkpoints").at(0);
+  ASSERT_EQ(listed.at("step"), early.step);
+  EXPECT_EQ(mv.report()[4].induction_random, listed.at("heads").at(4).at("induction_random").get<double>());
+  const nlohmann::json j = nlohmann::json::parse(mv.json());
+  EXPECT_EQ(j.at("weights").at("file"), early.weights);
+  EXPECT_EQ(j.at("weights").at("checkpoint").at("step"), early.step);
+  EXPECT_DOUBLE_EQ(j.at("weights").at("checkpoint").at("copy_ratio_sentences").get<double>(),
+                   listed.at("copying").at("sentences").at("ratio").get<double>());
+}
+
+TEST(ModelFiles, AStepNotKeptOrAFileMissingIsSaidAndTheModelShown) {
+  lab::State s = model_state("abc abc");
+  lab::ModelView mv = delivered(s);
+  s.checkpoint = 1234;
+  mv.update(s);
+  EXPECT_NE(mv.checkpoint_error().find("checkpoint=1234"), std::string::npos) << mv.checkpoint_error();
+  EXPECT_NE(mv.checkpoint_error().find(std::to_string(mv.base()->checkpoints.front().step)), std::string::npos);
+  EXPECT_EQ(mv.model(), mv.base()->model.get());
+  s.checkpoint = mv.base()->checkpoints.front().step;
+  mv.update(s);
+  mv.deliver(mv.base()->checkpoints.front().weights, "", "", "model/checkpoints/x.bin: 404 Not Found", s);
+  EXPECT_EQ(mv.checkpoint_error(), "model/checkpoints/x.bin: 404 Not Found");
+  EXPECT_EQ(mv.status(), lab::ModelView::Status::ready);
+  EXPECT_EQ(mv.model(), mv.base()->model.get());
+}
+
+TEST(ModelFiles, TheTwinIsItsOwnFileWithItsOwnReportAndNoCheckpoints) {
+  lab::State s = model_state("abc abc");
+  lab::ModelView mv = delivered(s);
+  s.model = lab::LanguageModelChoice::one_layer;
+  mv.update(s);
+  EXPECT_EQ(mv.status(), lab::ModelView::Status::loading);
+  const std::optional<lab::WeightSource> w = mv.wanted(s);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->weights, "model/one-layer/tiny-lm.bin");
+  EXPECT_EQ(w->report, "model/one-layer/report.json");
+  mv.loading(w->weights);
+  mv.deliver(w->weights, site_file(w->weights), site_file(w->report), "", s);
+  ASSERT_EQ(mv.status(), lab::ModelView::Status::ready) << mv.error();
+  EXPECT_EQ(mv.model()->config.layers, 1);
+  EXPECT_EQ(mv.report().size(), std::size_t(mv.model()->config.heads));
+  EXPECT_TRUE(mv.base()->checkpoints.empty());
+  s.checkpoint = 500;
+  mv.update(s);
+  EXPECT_NE(mv.checkpoint_error().find("kept no weights"), std::string::npos) << mv.checkpoint_error();
+  EXPECT_FALSE(mv.wanted(s));
+}

@@ -1,25 +1,30 @@
 #!/usr/bin/env bash
-# scripts/train_model.sh from scratch, in short (a small model, 150 steps), twice with one seed
-# and once with another: the same seed writes the same weight file byte for byte, another
-# seed a different one, and each run writes a report with every head's scores and both sets of
-# sentences' figures.
+# scripts/train_model.sh from scratch, in short (a small model, 300 steps), twice with one seed
+# and once with another: the same seed writes the same weight files (the last and the checkpoint
+# at step 250) byte for byte, another seed different ones, and each run writes a report with
+# every head's scores, both sets of sentences' figures and the checkpoint's own.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-short=(--steps 150 --d-model 16 --heads 2 --batch 4 --warmup 20 --measure-every 0)
+short=(--steps 300 --d-model 16 --heads 2 --batch 4 --warmup 20)
 for run in a b c; do
   seed=1
   [ "$run" = c ] && seed=2
   mkdir "$out/$run"
   "$root/scripts/train_model.sh" "${short[@]}" --seed "$seed" --out "$out/$run" >/dev/null 2>"$out/$run.log"
 done
-cmp "$out/a/tiny-lm.bin" "$out/b/tiny-lm.bin" || { echo "seed 1 gave two different weight files"; exit 1; }
-if cmp -s "$out/a/tiny-lm.bin" "$out/c/tiny-lm.bin"; then echo "seeds 1 and 2 gave the same weights"; exit 1; fi
+for file in tiny-lm.bin checkpoints/step-250.bin; do
+  cmp "$out/a/$file" "$out/b/$file" || { echo "seed 1 gave two different $file"; exit 1; }
+  if cmp -s "$out/a/$file" "$out/c/$file"; then echo "seeds 1 and 2 gave the same $file"; exit 1; fi
+done
 python3 - "$out/a/report.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert len(r["heads"]) == 4 and r["training"]["steps"] == 150, r["training"]
+assert len(r["heads"]) == 4 and r["training"]["steps"] == 300, r["training"]
+# One checkpoint (every 250 steps to 2,000), with its file and its own heads' scores.
+[c] = r["training"]["checkpoints"]
+assert c["step"] == 250 and c["file"] == "checkpoints/step-250.bin" and len(c["heads"]) == 4, c.keys()
 assert all(0 <= h["previous_token"] <= 1 and 0 <= h["induction_random"] <= 1 for h in r["heads"])
 # Both sets of sentences, and the held-out file read whole.
 held = r["held_out_sentences"]

@@ -93,6 +93,8 @@ TEST(StateFragment, EveryKeyRoundTripsThroughALink) {
       {"target", "target=%C3%B1", "target=%C3%B1"},
       {"against", "against=e", "against=e"},
       {"edit", "edit=4:c", "edit=4:c"},
+      {"model", "model=one-layer", "model=one-layer"},
+      {"checkpoint", "checkpoint=1500", "checkpoint=1500"},
   };
   std::vector<std::string> listed{"head"};  // view=model's open head and loaded data's shown head: below
   for (const Case& c : cases) {

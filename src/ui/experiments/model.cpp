@@ -121,11 +121,13 @@ void intro(const lab::Lab& lab) {
               "character at a time."));
     return;
   }
-  notice(i18n::format(tr("A tiny language model the lab trained on its own English and Spanish text: %d layers of %d "
+  const std::string layers = m->config.layers == 1 ? std::string(tr("one layer"))
+                                                   : i18n::format(tr("%d layers"), m->config.layers);
+  notice(i18n::format(tr("A tiny language model the lab trained on its own English and Spanish text: %s of %d "
                          "attention heads and nothing else, reading up to %d characters and predicting each next one. "
                          "Type your own text: every head's map shows, for each character (a row), how much it looks "
                          "at each character before it (a column)."),
-                      m->config.layers, m->config.heads, m->context())
+                      layers.c_str(), m->config.heads, m->context())
              .c_str());
 }
 
@@ -153,7 +155,7 @@ void text_box(const lab::Lab& lab, lab::State& next, Memory& ui) {
     ImGui::SameLine();
     if (ImGui::Button(tr("Every head on"))) next.ablate.clear();
   }
-  if (mv.status() == lab::ModelView::Status::loading || mv.status() == lab::ModelView::Status::absent) {
+  if (mv.status() == lab::ModelView::Status::loading) {
     notice(tr("Loading the model's weights…"));
     return;
   }
@@ -306,6 +308,8 @@ void model(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const bool ready = !lab.model().result().tokens.empty();
   sections(lab, ui,
            {{"intro", [&] { intro(lab); }},
+            {"weights", [&] { model_weights(lab, next, true); }},
+            {"learning", [&] { model_weights(lab, next, false); }, true},  // the slider alone, for a figure
             {"text", [&] { text_box(lab, next, ui); }},
             {"loss", [&] { if (ready) loss_strip(lab, next, ui); }},
             {"predictions", [&] { if (ready) predictions(lab); }},

@@ -162,7 +162,7 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const std::string label = head_label(mv, open);
   heading(i18n::format(label.empty() ? tr("Head %s") : tr("Head %s: %s"), name.c_str(), label.c_str()).c_str());
   if (!mv.report().empty()) {
-    const lab::ModelView::HeadReport& h = mv.report()[std::size_t(open)];
+    const lab::HeadReport& h = mv.report()[std::size_t(open)];
     notice(i18n::format(tr("Measured on the probe text (docs/model.md): previous-token score %s on held-out text; "
                            "induction score %s on random strings typed twice, %s on sentences typed twice."),
                         text::fixed(h.previous_token, 2).c_str(), text::fixed(h.induction_random, 2).c_str(),

@@ -37,6 +37,9 @@ void toggle(lab::State& next, int layer, int head);
 // "Heads on:" and a switch for each head, on as many lines as the card's width needs.
 void head_switches(const lab::Lab& lab, lab::State& next);
 
+// model_weights.cpp: the lab's model or its one-layer twin (`with_choice`: a figure's `steps`
+// has the slider alone), and the slider over its training.
+void model_weights(const lab::Lab& lab, lab::State& next, bool with_choice);
 void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui);
 void model_head(const lab::Lab& lab, lab::State& next, Memory& ui);
 // model_why.cpp: the chosen character's logit split into its parts; "change a letter" on a text
