@@ -68,10 +68,14 @@ void model_weights(const lab::Lab& lab, lab::State& next, bool with_choice) {
   int index = int(std::find_if(steps.begin(), steps.end(), [&](const lab::Checkpoint& c) { return c.step == at->step; }) -
                   steps.begin());
   const std::string label = i18n::format(tr("step %d of %d"), at->step, steps.back().step);
-  ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, 28 * ImGui::GetFontSize()));
+  // The step is written beside the slider, not on it, where the grab would cover it.
+  ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, 24 * ImGui::GetFontSize()));
   input::next_item(input::ItemKind::slider, tr("Training step"));
-  if (ImGui::SliderInt("##checkpoint", &index, 0, int(steps.size()) - 1, label.c_str(), ImGuiSliderFlags_AlwaysClamp))
+  if (ImGui::SliderInt("##checkpoint", &index, 0, int(steps.size()) - 1, "", ImGuiSliderFlags_AlwaysClamp))
     next.checkpoint = steps[std::size_t(index)].step;
+  beside_if_room(ImGui::CalcTextSize(label.c_str()).x, "");
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label.c_str());
   if (mv.checkpoint_loading()) {
     notice(tr("Loading the weights of that step…"));
     return;
