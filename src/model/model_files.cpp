@@ -85,7 +85,6 @@ void ModelFiles::deliver(const std::string& name, const std::string& bytes, cons
     }
   }
   if (w.model) {
-    w.circuits = std::make_shared<const lm::Circuits>(lm::circuits(*w.model));
     const bool checkpoint = name != kModel.weights && name != kOneLayer.weights;
     if (!checkpoint) {
       try {
@@ -99,6 +98,12 @@ void ModelFiles::deliver(const std::string& name, const std::string& bytes, cons
     }
   }
   files_[name] = std::move(w);
+}
+
+std::shared_ptr<const lm::Circuits> ModelFiles::circuits(const Weights& w) {
+  Weights& at = files_.at(w.name);
+  if (!at.circuits && at.model) at.circuits = std::make_shared<const lm::Circuits>(lm::circuits(*at.model));
+  return at.circuits;
 }
 
 const Weights* ModelFiles::find(const std::string& name) const {

@@ -35,13 +35,13 @@ struct Checkpoint {
   std::vector<HeadReport> heads;
 };
 
-// One weight file as delivered: the model and its circuits, or why not (`error`, naming the
-// file); its report's heads ("" report_error) and, for a model whose run kept them, its
-// checkpoints in order of step, the last being the model itself.
+// One weight file as delivered: the model, or why not (`error`, naming the file); its circuits
+// once shown (ModelFiles::circuits); its report's heads ("" report_error) and, for a model whose
+// run kept them, its checkpoints in order of step, the last being the model itself.
 struct Weights {
   std::string name;  // the weight file's path under the site
   std::shared_ptr<const lm::LanguageModel> model;
-  std::shared_ptr<const lm::Circuits> circuits;
+  std::shared_ptr<const lm::Circuits> circuits;  // null until first asked for
   std::vector<HeadReport> heads;
   std::vector<Checkpoint> checkpoints;
   std::string error, report_error;
@@ -73,6 +73,10 @@ class ModelFiles {
   std::string checkpoint_error(const State& s) const;
   // Whether the state's checkpoint is asked for and not come yet.
   bool checkpoint_loading(const State& s) const;
+  // The circuits of delivered weights `w` (a file of this object), computed the first time
+  // they are asked for: they cost as much as several forward passes (docs/performance.md), and
+  // the checkpoints all arrive together while only the one on the slider is shown.
+  std::shared_ptr<const lm::Circuits> circuits(const Weights& w);
 
  private:
   const Weights* find(const std::string& name) const;

@@ -60,14 +60,14 @@ void ModelView::choose_weights(const State& s) {
   error_ = base ? base->error : "";
   report_error_ = base ? base->report_error : "";
   const Weights* shown = checkpoint_loading_ ? nullptr : files_.shown(s);
-  const Checkpoint* at = files_.checkpoint(s);
-  const std::vector<HeadReport>& heads = shown && at && at->weights == shown->name ? at->heads
+  // A checkpoint's heads are scored in its model's report.
+  const std::vector<HeadReport>& heads = shown && checkpoint_ && checkpoint_->weights == shown->name ? checkpoint_->heads
                                          : shown ? shown->heads
                                                  : std::vector<HeadReport>{};
   if (shown == shown_ && heads.size() == report_.size()) return;
   shown_ = shown;
   model_ = shown ? shown->model : nullptr;
-  circuits_ = shown ? shown->circuits : nullptr;
+  circuits_ = shown ? files_.circuits(*shown) : nullptr;
   report_ = heads;
   computed_ = false;
 }

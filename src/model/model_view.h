@@ -76,7 +76,7 @@ class ModelView {
   void finish();
 
   const lm::LanguageModel* model() const { return model_.get(); }
-  // The weight file's circuits (lm/circuits.h), computed once when it is delivered; nullptr
+  // The weight file's circuits (lm/circuits.h), computed once, when it is first shown; nullptr
   // without a model.
   const lm::Circuits* circuits() const { return circuits_.get(); }
 

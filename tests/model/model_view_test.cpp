@@ -304,3 +304,16 @@ TEST(ModelFiles, TheTwinIsItsOwnFileWithItsOwnReportAndNoCheckpoints) {
   EXPECT_NE(mv.checkpoint_error().find("kept no weights"), std::string::npos) << mv.checkpoint_error();
   EXPECT_FALSE(mv.wanted(s));
 }
+
+TEST(ModelFiles, CircuitsAreComputedOnlyForWeightsShownAndOnce) {
+  // The checkpoints arrive together; only the one on the slider needs its circuits.
+  lab::ModelFiles files;
+  const lab::State s = model_state("abc");
+  files.deliver("model/tiny-lm.bin", weights(), report(), "");
+  const lab::Weights* w = files.model(s);
+  ASSERT_TRUE(w && w->model);
+  EXPECT_EQ(w->circuits, nullptr);
+  const auto first = files.circuits(*w);
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(files.circuits(*w), first);
+}
