@@ -71,15 +71,12 @@ void heads_card(const lab::Lab& lab, lab::State& next, Memory& ui) {
     const std::string label = layers > 1 ? std::to_string(h.head) : name(i);
     ImGui::TextColored(current ? p.accent : p.muted_text, "%s", label.c_str());
     const ImVec2 at = ImGui::GetCursorScreenPos(), end(at.x + size.x, at.y + size.y);
-    // Out of the window neither uploaded nor painted (without a GPU each was a renderer's pass).
-    const bool visible = ImGui::IsRectVisible(at, end);
-    render::Heatmap& map = ui.head_maps[i];
-    if (visible) map.set_values(weights[std::size_t(i)].data(), s.nq, s.nk, lab.version());
     input::next_item(input::ItemKind::heatmap, label);  // a small map: a tap shows its head
     if (ImGui::InvisibleButton("map", ImVec2(side, side))) lab::show_head(next, i);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s", i18n::format(tr("Show %s in the walkthrough"), name(i).c_str()).c_str());
-    if (visible) draw->AddImage(gl_texture(map.paint(int(size.x), int(size.y), {0, 0, float(s.nk), float(s.nq)}, look)), at, end);
+    draw_heatmap(ui.head_maps[i], weights[std::size_t(i)].data(), s.nq, s.nk, lab.version(), at, end,
+                 {0, 0, float(s.nk), float(s.nq)}, look);
     if (current)
       draw->AddRect(ImVec2(at.x - 1, at.y - 1), ImVec2(at.x + size.x + 1, at.y + size.y + 1),
                     ImGui::ColorConvertFloat4ToU32(p.accent), 0, 0, 2 * scale);

@@ -24,6 +24,14 @@ constexpr int kLegendSteps = 128;
 
 ImTextureID gl_texture(unsigned name) { return reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(name)); }
 
+void draw_heatmap(render::Heatmap& map, const float* values, int rows, int cols, std::uint64_t version, ImVec2 min,
+                  ImVec2 max, const render::CellRect& view, const render::HeatmapLook& look, ImU32 tint) {
+  if (!ImGui::IsRectVisible(min, max)) return;
+  map.set_values(values, rows, cols, version);
+  ImGui::GetWindowDrawList()->AddImage(gl_texture(map.paint(int(max.x - min.x), int(max.y - min.y), view, look)), min,
+                                       max, ImVec2(0, 0), ImVec2(1, 1), tint);
+}
+
 render::HeatmapLook heatmap_look(const HeatmapSpec& spec) {
   render::HeatmapLook look;
   look.map = spec.map;
@@ -137,10 +145,6 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
   at.top_left = ImGui::GetCursorScreenPos();
   at.origin = ImVec2(at.top_left.x + at.layout.label_w, at.top_left.y + at.layout.top);
 
-  // The picture, painted by the colormap shader; out of the window neither uploaded nor painted
-  // (without a GPU each was a pass of the renderer's).
-  const bool visible = ImGui::IsRectVisible(at.origin, at.plot_end());
-  if (visible) map_.set_values(m.data(), rows, cols, spec.version);
   ImGui::SetCursorScreenPos(at.origin);
   // Where a drag pans (zoomed in) or paints, a touch drags instead of scrolling the page.
   const bool zoomable = rows > 24 || cols > 24;
@@ -152,10 +156,8 @@ HeatmapHit HeatmapView::draw(const char* id, const HeatmapSpec& given) {
     hovered = ImGui::IsItemHovered();
     pan_and_zoom(at, spec, zoomable, hovered);
   }
-  if (visible)
-    ImGui::GetWindowDrawList()->AddImage(
-        gl_texture(map_.paint(int(at.layout.plot.w), int(at.layout.plot.h), view_, heatmap_look(spec))), at.origin,
-        at.plot_end());
+  // The picture, painted by the colormap shader.
+  draw_heatmap(map_, m.data(), rows, cols, spec.version, at.origin, at.plot_end(), view_, heatmap_look(spec));
 
   HeatmapHit hit;
   hit.min = at.top_left;

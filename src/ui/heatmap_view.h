@@ -90,6 +90,14 @@ class HeatmapView {
 // A painted image's GL texture name as Dear ImGui's texture id (its OpenGL 3 backend's).
 ImTextureID gl_texture(unsigned name);
 
+// A heatmap's picture over [min, max] of the window: `values` (rows × cols, uploaded again only
+// when `version` changes) painted through `view` in `look` and drawn tinted by `tint`. Outside
+// the window's clip rectangle it is neither uploaded nor painted (a stale picture is clipped
+// anyway): without a GPU each was a pass of the renderer's.
+void draw_heatmap(render::Heatmap& map, const float* values, int rows, int cols, std::uint64_t version, ImVec2 min,
+                  ImVec2 max, const render::CellRect& view, const render::HeatmapLook& look,
+                  ImU32 tint = IM_COL32_WHITE);
+
 // The shader's settings for a spec (its map, range and the theme's background), and the
 // colour of a value's text drawn over its cell: shared by the widget and the exported figure.
 render::HeatmapLook heatmap_look(const HeatmapSpec& spec);

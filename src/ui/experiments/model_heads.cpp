@@ -112,20 +112,14 @@ void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
       const bool off = switched_off(lab.state(), layer, head);
       const ImVec2 at = ImGui::GetCursorScreenPos();
       const ImVec2 end(at.x + side, at.y + side);
-      // A map scrolled out of the window is neither uploaded nor painted (its stale picture is
-      // clipped): without a GPU each was a pass of the renderer's.
-      render::Heatmap& map = ui.model_maps[i];
-      const bool visible = ImGui::IsRectVisible(at, end);
-      if (visible) map.set_values(r.analysis.maps[std::size_t(i)].data(), n, n, mv.version());
       input::next_item(input::ItemKind::heatmap, i18n::format(tr("head %s"), name.c_str()));
       if (ImGui::InvisibleButton("map", ImVec2(side, side))) {
         next.open_head = open == i ? std::nullopt : std::optional(std::pair{layer, head});
         ui.model_head_clicked = open != i;
       }
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::format(tr("Open head %s"), name.c_str()).c_str());
-      if (visible)
-        draw->AddImage(gl_texture(map.paint(int(side), int(side), {0, 0, float(n), float(n)}, look)), at, end,
-                       ImVec2(0, 0), ImVec2(1, 1), off ? IM_COL32(255, 255, 255, 70) : IM_COL32_WHITE);
+      draw_heatmap(ui.model_maps[i], r.analysis.maps[std::size_t(i)].data(), n, n, mv.version(), at, end,
+                   {0, 0, float(n), float(n)}, look, off ? IM_COL32(255, 255, 255, 70) : IM_COL32_WHITE);
       if (chosen) {  // the chosen character's row
         const float y = at.y + side * (float(position) + 0.5f) / float(n);
         draw->AddLine(ImVec2(at.x, y), ImVec2(at.x + side, y), ImGui::ColorConvertFloat4ToU32(p.accent), 1.5f * scale);
