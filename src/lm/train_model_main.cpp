@@ -168,6 +168,8 @@ int train_command(const Args& a) {
   const lm::Probes probes = read_probes(dir);
   const lm::Vocabulary vocab = lm::Vocabulary::from_corpus(probes.train, kAlways, kMinCount);
   json checkpoints = json::array(), curve = json::array();
+  // The folder made before training, not found missing after it.
+  std::filesystem::create_directories(out);
   std::filesystem::remove_all(out + "/checkpoints");  // an earlier run's, which this one replaces
   if (keep == "yes") std::filesystem::create_directories(out + "/checkpoints");
   auto begin = std::chrono::steady_clock::now();

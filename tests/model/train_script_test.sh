@@ -11,7 +11,7 @@ short=(--steps 300 --d-model 16 --heads 2 --batch 4 --warmup 20)
 for run in a b c; do
   seed=1
   [ "$run" = c ] && seed=2
-  mkdir "$out/$run"
+  # No folder made beforehand: the trainer makes its --out before training, not after.
   "$root/scripts/train_model.sh" "${short[@]}" --seed "$seed" --out "$out/$run" >/dev/null 2>"$out/$run.log"
 done
 for file in tiny-lm.bin checkpoints/step-250.bin; do
