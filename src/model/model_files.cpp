@@ -19,6 +19,9 @@ const WeightSource kOneLayer{"model/one-layer/tiny-lm.bin", "model/one-layer/rep
 
 const WeightSource& source_of(const State& s) { return s.model == LanguageModelChoice::one_layer ? kOneLayer : kModel; }
 
+// The folder of a file's path under the site, with its slash ("model/one-layer/").
+std::string folder_of(const std::string& name) { return name.substr(0, name.rfind('/') + 1); }
+
 // A report's "heads", in the model's order (layer by layer); throws on a list that does not
 // describe this model.
 std::vector<HeadReport> read_heads(const Json& list, const lm::LanguageModel& m) {
@@ -52,9 +55,8 @@ void read_report(const std::string& text, Weights& w) {
   w.heads = read_heads(r.at("heads"), m);
   const Json& training = r.at("training");
   if (!training.contains("checkpoints") || training.at("checkpoints").empty()) return;
-  const std::string folder = w.name.substr(0, w.name.rfind('/') + 1);
   for (const Json& c : training.at("checkpoints"))
-    w.checkpoints.push_back(read_checkpoint(c, folder + c.at("file").get<std::string>(), c.at("step").get<int>(), m));
+    w.checkpoints.push_back(read_checkpoint(c, folder_of(w.name) + c.at("file").get<std::string>(), c.at("step").get<int>(), m));
   w.checkpoints.push_back(read_checkpoint(r, w.name, training.at("steps").get<int>(), m));
 }
 
@@ -92,8 +94,7 @@ void ModelFiles::deliver(const std::string& name, const std::string& bytes, cons
       } catch (const std::exception& e) {
         w.heads.clear();
         w.checkpoints.clear();
-        const std::string folder = name.substr(0, name.rfind('/') + 1);
-        w.report_error = folder + "report.json: " + e.what();
+        w.report_error = folder_of(name) + "report.json: " + e.what();
       }
     }
   }
