@@ -25,17 +25,19 @@ import re
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "data", "model")
 HOLD_OUT_EVERY = 10
+SPANISH = {"web/lesson/es.html"}  # every other source is in English
 
 
 class _MainText(html.parser.HTMLParser):
-    """The text inside <main>, one paragraph per block element; no scripts or styles."""
+    """The text inside <main> (all of a fragment that has none), one paragraph per block element;
+    no scripts or styles."""
 
     BREAK = "\0"  # between blocks; the source's own line breaks are spaces
     BLOCKS = {"p", "h1", "h2", "h3", "h4", "li", "figcaption", "div", "section", "td", "th", "pre", "table"}
 
-    def __init__(self):
+    def __init__(self, fragment):
         super().__init__(convert_charrefs=True)
-        self.depth_main = 0
+        self.depth_main = 1 if fragment else 0
         self.skip = 0
         self.parts = []
 
@@ -61,7 +63,9 @@ class _MainText(html.parser.HTMLParser):
 
 
 def html_paragraphs(text):
-    parser = _MainText()
+    # The lesson's sources (web/lesson/en.html, es.html) are fragments that
+    # scripts/lesson_pages.py puts inside a page's <main>.
+    parser = _MainText(fragment="<main" not in text)
     parser.feed(text)
     return paragraphs("".join(parser.parts).split(_MainText.BREAK))
 
@@ -102,15 +106,26 @@ def paragraphs(blocks):
 def main():
     sources = sorted(glob.glob(os.path.join(ROOT, "docs", "*.md"))) + [os.path.join(ROOT, "README.md")]
     sources += [os.path.join(ROOT, "web", "lesson", "en.html"), os.path.join(ROOT, "web", "lesson", "es.html")]
+    # The probe text measures the model on sentences it never read: a paragraph quoting one
+    # (docs/model.md and docs/embed.md use them as examples) stays out of both files.
+    with open(os.path.join(OUT, "probes.json"), encoding="utf-8") as f:
+        probes = json.load(f)
+    quoted = probes["sentences"] + [s for sentences in probes["held_out_sentences"].values() for s in sentences]
     train, held_out, record = [], [], []
     for path in sources:
         with open(path, encoding="utf-8") as f:
             text = f.read()
         blocks = html_paragraphs(text) if path.endswith(".html") else markdown_paragraphs(text)
-        record.append({"path": os.path.relpath(path, ROOT), "sha256": hashlib.sha256(text.encode()).hexdigest(),
-                       "paragraphs": len(blocks)})
+        blocks = [b for b in blocks if not any(s in b for s in quoted)]
+        name = os.path.relpath(path, ROOT)
+        begin = sum(len(b) + 1 for b in train)
         for block in blocks:
             (held_out if (len(train) + len(held_out)) % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1 else train).append(block)
+        # Which characters of corpus-train.txt the source became (its paragraphs and their line
+        # breaks), so that the training can draw the text it types twice from each language evenly.
+        record.append({"path": name, "sha256": hashlib.sha256(text.encode()).hexdigest(), "paragraphs": len(blocks),
+                       "language": "es" if name in SPANISH else "en",
+                       "train_characters": [begin, sum(len(b) + 1 for b in train)]})
     os.makedirs(OUT, exist_ok=True)
     for name, blocks in (("corpus-train.txt", train), ("corpus-heldout.txt", held_out)):
         with open(os.path.join(OUT, name), "w", encoding="utf-8") as f:

@@ -5,7 +5,7 @@ tensors or a torch.nn.MultiheadAttention, entirely offline (docs/notebooks.md).
     attention_lab.show(q, k, v, tokens=["the", "cat", "sat"], causal=True)
     attention_lab.show_mha(layer.self_attn, x, tokens=tokens, head=3)
     attention_lab.save_html("attention.html", q, k, v)
-    attention_lab.show_model("The cat sat. The cat sat.", ablate=[(1, 0)])
+    attention_lab.show_model("The cat sat. The cat sat.", ablate=[(2, 0)])
 """
 
 import base64

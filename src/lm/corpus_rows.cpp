@@ -10,11 +10,21 @@ namespace {
 std::size_t below(std::mt19937& rng, std::size_t n) { return std::size_t(rng()) % n; }
 double fraction(std::mt19937& rng) { return rng() / 4294967296.0; }
 
+// Where a corpus span of `length` tokens starts: anywhere, or in a part chosen evenly.
+std::size_t span_start(const std::vector<Part>& parts, std::size_t size, int length, std::mt19937& rng) {
+  if (parts.empty()) return below(rng, size - length + 1);
+  const Part& p = parts[below(rng, parts.size())];
+  return p.begin + below(rng, p.end - p.begin - length + 1);
+}
+
 }  // namespace
 
 train::Batch corpus_rows(const std::vector<int>& corpus, const std::vector<int>& letters, int space, int seq,
                          int rows, const RowMix& mix, std::mt19937& rng) {
   if (corpus.size() < std::size_t(seq) + 1) throw std::invalid_argument("corpus: shorter than one row");
+  for (const Part& p : mix.span_parts)
+    if (p.begin > p.end || p.end > corpus.size() || p.end - p.begin < std::size_t(mix.max_run))
+      throw std::invalid_argument("corpus: a span part is outside the corpus or shorter than the longest run");
   train::Batch b;
   b.size = rows;
   b.seq = seq;
@@ -30,7 +40,7 @@ train::Batch corpus_rows(const std::vector<int>& corpus, const std::vector<int>&
       if (kind < mix.random_repeat) {
         for (int& t : run) t = letters[below(rng, letters.size())];
       } else {
-        const std::size_t from = below(rng, corpus.size() - length + 1);
+        const std::size_t from = span_start(mix.span_parts, corpus.size(), length, rng);
         std::copy_n(corpus.begin() + std::ptrdiff_t(from), length, run.begin());
       }
       // The run and a space, from `at` on: twice for a corpus span, and for a random run

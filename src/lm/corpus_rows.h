@@ -7,9 +7,12 @@
 //                    again and again from a random place to the row's end (nothing but
 //                    induction predicts the copies after the first)
 //   corpus repeat    the same with a span of the corpus (from another random offset) as the
-//                    run: a passage of ordinary text typed twice, what a student types
+//                    run: a passage of ordinary text typed twice, what a student types; with
+//                    span parts (a language's paragraphs each), a part chosen evenly first,
+//                    so a language that is a small share of the corpus is copied as often
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -18,10 +21,16 @@
 
 namespace lm {
 
+// Tokens [begin, end) of the corpus.
+struct Part {
+  std::size_t begin = 0, end = 0;
+};
+
 struct RowMix {
   double random_repeat = 0.4;   // share of rows with a random run repeated
   double corpus_repeat = 0.55;  // share with a corpus span typed twice (the rest: plain text)
   int min_run = 8, max_run = 60;  // the run's length (capped so both copies fit)
+  std::vector<Part> span_parts;  // where corpus spans come from (empty: anywhere), each ≥ max_run long
 };
 
 // `corpus` holds at least seq + 1 tokens; `letters` the tokens random runs draw from;

@@ -1,7 +1,7 @@
 // attention-train-model: trains the tiny language model and measures it (docs/model.md).
 //
 //   attention-train-model train  [--data DIR] [--out DIR] [--steps N] [--seed N] [--threads N]
-//                                [--checkpoints yes|no] [model options]
+//                                [--checkpoints yes|no] [--spans-by-language yes|no] [model options]
 //       trains from scratch on DIR/corpus-train.txt and writes OUT/tiny-lm.bin and OUT/report.json,
 //       and (unless --checkpoints no) the weights along the way in OUT/checkpoints/
 //   attention-train-model report --weights FILE [--data DIR]
@@ -68,6 +68,11 @@ struct Args {
   double real(const std::string& key, double fallback) const {
     return parsed<double>(key, fallback, "a number", [](const std::string& v, std::size_t* used) { return std::stod(v, used); });
   }
+  bool yes(const std::string& key, bool fallback) const {
+    const std::string v = get(key, fallback ? "yes" : "no");
+    if (v != "yes" && v != "no") throw std::invalid_argument("--" + key + ": expected yes or no, got \"" + v + "\"");
+    return v == "yes";
+  }
   // The option's value read whole by `convert`, or `fallback` where it is not given.
   template <class T, class F>
   T parsed(const std::string& key, T fallback, const char* what, F convert) const {
@@ -120,6 +125,26 @@ lm::Probes read_probes(const std::string& dir) {
   return p;
 }
 
+// Each language's share of corpus-train.txt, from DIR/sources.json (scripts/model_corpus.py):
+// the characters its sources became, which are the tokens' positions (one token a character).
+std::vector<lm::Part> language_parts(const std::string& dir) {
+  const std::string file = dir + "/sources.json";
+  std::map<std::string, lm::Part> parts;
+  std::vector<std::string> order;
+  const json sources = json::parse(read_text(file));
+  for (const json& source : sources.at("sources")) {
+    const std::string language = source.at("language");
+    const auto [begin, end] = source.at("train_characters").get<std::pair<std::size_t, std::size_t>>();
+    auto [at, added] = parts.try_emplace(language, lm::Part{begin, end});
+    if (added) order.push_back(language);
+    else if (at->second.end == begin) at->second.end = end;
+    else throw std::invalid_argument(file + ": the sources in " + language + " are not one after another in the corpus");
+  }
+  std::vector<lm::Part> out;
+  for (const std::string& language : order) out.push_back(parts.at(language));
+  return out;
+}
+
 // The held-out sentences as probes.json gives them: a list for each language.
 json held_out_probes(const lm::Probes& p) {
   json out = json::object();
@@ -159,9 +184,9 @@ int train_command(const Args& a) {
   o.warmup = a.number("warmup", o.warmup);
   o.mix.random_repeat = a.real("random-repeat", o.mix.random_repeat);
   o.mix.corpus_repeat = a.real("corpus-repeat", o.mix.corpus_repeat);
-  const std::string keep = a.get("checkpoints", "yes");
-  if (keep != "yes" && keep != "no") throw std::invalid_argument("--checkpoints: expected yes or no, got \"" + keep + "\"");
+  const bool keep = a.yes("checkpoints", true), by_language = a.yes("spans-by-language", true);
   const std::string dir = a.get("data", "data/model"), out = a.get("out", "web/model");
+  if (by_language) o.mix.span_parts = language_parts(dir);
   if (o.steps < 1 || o.layers < 1 || o.heads < 1 || o.d_model % o.heads != 0 || o.context < 8)
     throw std::invalid_argument("expected steps, layers and heads of at least 1, d-model a multiple of heads, context of at least 8");
 
@@ -171,7 +196,7 @@ int train_command(const Args& a) {
   // The folder made before training, not found missing after it.
   std::filesystem::create_directories(out);
   std::filesystem::remove_all(out + "/checkpoints");  // an earlier run's, which this one replaces
-  if (keep == "yes") std::filesystem::create_directories(out + "/checkpoints");
+  if (keep) std::filesystem::create_directories(out + "/checkpoints");
   auto begin = std::chrono::steady_clock::now();
   double window = 0;
   const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(); };
@@ -184,7 +209,7 @@ int train_command(const Args& a) {
     }
     // How the heads form: the weights along the way, rounded as the shipped ones are, and their
     // measures (not counted in the time).
-    if (keep == "yes" && checkpoint_due(step, o.steps)) {
+    if (keep && checkpoint_due(step, o.steps)) {
       const auto paused = std::chrono::steady_clock::now();
       const lm::LanguageModel rounded = lm::rounded_to_half(now);
       const json at = lm::measure(rounded, probes);
@@ -213,6 +238,7 @@ int train_command(const Args& a) {
                         {"seed", o.seed}, {"threads", o.threads}, {"lr", o.lr}, {"warmup", o.warmup}, {"init_std", o.init_std},
                         {"weight_decay", o.weight_decay}, {"final_lr_fraction", o.final_lr_fraction},
                         {"random_repeat", o.mix.random_repeat}, {"corpus_repeat", o.mix.corpus_repeat},
+                        {"spans_by_language", by_language},
                         {"run_length", {o.mix.min_run, o.mix.max_run}}, {"seconds", seconds}, {"loss_curve", curve},
                         {"checkpoints", checkpoints}};
   lm::save(m, out + "/tiny-lm.bin");

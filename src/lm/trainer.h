@@ -14,7 +14,7 @@
 namespace lm {
 
 struct TrainOptions {
-  int layers = 2, heads = 4, d_model = 64, context = 128;
+  int layers = 3, heads = 4, d_model = 64, context = 128;
   int steps = 5000;
   int batch = 32;  // rows per step
   float init_std = 0.1f;  // the embeddings' and positions' (the projections': 1/√d_model)

@@ -375,7 +375,11 @@ std::string ModelView::json() {
   weights_json(out);
   const lm::LanguageModel& m = *model_;
   const Result& r = result_;
-  out["model"] = {{"layers", m.config.layers}, {"heads", m.config.heads}, {"context", m.context()}};
+  out["model"] = {{"layers", m.config.layers},
+                  {"heads", m.config.heads},
+                  {"context", m.context()},
+                  {"vocabulary", m.vocab.size()},
+                  {"uniform_loss", std::log(double(m.vocab.size()))}};
   out["text"] = text_;
   out["characters"] = r.characters;
   out["unknown"] = r.unknown;

@@ -4,7 +4,8 @@
 // The tiny language model's files (model/: docs/model.md) are fetched only when its view
 // opens: they have a budget of their own, 1 MB as stored; its twin's (model/one-layer/) and the
 // checkpoints of its training (model/checkpoints/) only when the view is asked for them, each
-// folder 1.5 MB at most.
+// folder 1.6 MB at most (ten checkpoints of the three-layer model, 151 KB each; 1.5 MB until it
+// had a third layer).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -14,7 +15,7 @@ import { webDir } from './cases.mjs';
 
 const LIMIT = 1100 * 1000;
 const MODEL_LIMIT = 1000 * 1000;
-const ASKED_LIMIT = 1500 * 1000;
+const ASKED_LIMIT = 1600 * 1000;
 
 function files(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -38,7 +39,7 @@ test('build/web is at most 1.1 MB gzip-compressed', () => {
   assert.ok(total <= LIMIT, `the site is ${total} B gzip-compressed, over the ${LIMIT} B limit`);
 });
 
-test('the language model (build/web/model) is at most 1 MB, its twin and its checkpoints 1.5 MB each', () => {
+test('the language model (build/web/model) is at most 1 MB, its twin and its checkpoints 1.6 MB each', () => {
   const dir = path.join(webDir, 'model');
   assert.ok(fs.existsSync(path.join(dir, 'tiny-lm.bin')), 'the site has no model/tiny-lm.bin: build it first');
   const bytes = (files) => files.reduce((sum, f) => sum + fs.statSync(f).size, 0);

@@ -312,7 +312,7 @@ def test_report_held_out_sentences_and_targets_recomputed():
     listed = [(lang, text) for lang, texts in report["probes"]["held_out_sentences"].items() for text in texts]
     assert sorted(listed) == sorted((s["language"], s["text"]) for s in held["sentences"])
     assert {"en", "es"} <= {lang for lang, _ in listed}
-    firsts, seconds, ablated, ratios = [], [], [], []
+    firsts, seconds, ablated, ratios, inductions = [], [], [], [], []
     for s in held["sentences"]:
         text = s["text"]
         tokens = encode(header, text + " " + text)
@@ -326,6 +326,7 @@ def test_report_held_out_sentences_and_targets_recomputed():
         assert abs(second_off - s["ablated_second"]) < 2e-3, text
         assert abs(induction - s["induction"]) < 1e-3, text
         firsts.append(first), seconds.append(second), ablated.append(second_off), ratios.append(second / first)
+        inductions.append(induction)
     ratio = np.mean(seconds) / np.mean(firsts)
     assert abs(ratio - targets["second_copy_over_first"]["value"]) < 1e-3
     assert targets["second_copy_over_first"]["met"] == bool(ratio <= 0.4)
@@ -341,6 +342,12 @@ def test_report_held_out_sentences_and_targets_recomputed():
         mine = [s for s in held["sentences"] if s["language"] == lang]
         here = np.mean([s["second"] for s in mine]) / np.mean([s["first"] for s in mine])
         assert abs(here - held["languages"][lang]["ratio"]) < 1e-3, lang
+        assert here <= 0.4, f"{lang}: the second copy costs {here:.3f} of the first"
+    # The shipped weights carry their copying to these sentences (issue 43): the targets, met in
+    # this independent pass, not read from the report.
+    assert ratio <= 0.4 and worst < 0.5, (ratio, worst)
+    assert min(inductions) >= 0.45, min(inductions)
+    assert rise >= 2, rise
 
 
 # [SECTION] the twin and the checkpoints -------------------------------------------------------

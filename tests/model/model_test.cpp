@@ -126,7 +126,12 @@ TEST(ShippedModel, ReproducesItsReport) {
   for (std::size_t i = 0; i < held["sentences"].size(); ++i)
     for (const char* field : {"first", "second", "ablated_second", "induction"})
       EXPECT_NEAR(held["sentences"][i][field].get<double>(), shipped["sentences"][i][field].get<double>(), 1e-3) << i << field;
-  for (const auto& [name, target] : shipped["targets"].items()) EXPECT_EQ(held["targets"][name]["met"], target["met"]) << name;
+  // The shipped weights meet every held-out target (issue 43), as the report says and as
+  // measured again here.
+  for (const auto& [name, target] : shipped["targets"].items()) {
+    EXPECT_TRUE(target["met"].get<bool>()) << name;
+    EXPECT_EQ(held["targets"][name]["met"], target["met"]) << name;
+  }
   EXPECT_NEAR(now["loss"]["train"].get<double>(), report["loss"]["train"].get<double>(), 1e-3);
   EXPECT_NEAR(now["loss"]["held_out"].get<double>(), report["loss"]["held_out"].get<double>(), 1e-3);
   for (const char* kind : {"sentences", "random"})
