@@ -207,7 +207,7 @@ def test_show_model_sets_the_attribution_and_edit_keys():
     ({"text": "ñ" * 1025}, ValueError, "text: expected at most 2048 bytes of UTF-8; got 2050"),
     ({"text": "a", "ablate": "1.0"}, TypeError, "ablate: expected (layer, head) pairs"),
     ({"text": "a", "ablate": [(1, 0, 2)]}, TypeError, "ablate: expected (layer, head) pairs"),
-    ({"text": "a", "ablate": [(1, 4)]}, ValueError, "ablate: the model has 2 layers of 4 heads"),
+    ({"text": "a", "ablate": [(1, 4)]}, ValueError, "ablate: the model has 3 layers of 4 heads (layer 0 to 2, head 0 to 3)"),
     ({"text": "a", "ablate": [(-1, 0)]}, ValueError, "got (-1, 0)"),
     ({"text": "a", "height": 50}, ValueError, "height:"),
 ])

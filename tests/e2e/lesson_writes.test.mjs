@@ -26,7 +26,7 @@ const FIGURES = {
   'fig-writes-positions': { head: [0, 3] },
   'fig-writes-second': { head: null, at: 44, target: 'x' },
   'fig-writes-first': { head: null, at: 14, target: 'x' },
-  'fig-writes-composition': { head: null },
+  'fig-writes-composition': { head: [2, 0] },
 };
 const at = (value, p) => p.split('/').reduce((x, key) => (x == null ? x : x[key]), value);
 

@@ -76,11 +76,13 @@ async function typeRepeatOpenAblate(page, { tap, reach, type, name }) {
   await numbers(page);
   await tap(await reach({ label: 'Your text', kind: 'text' }));
   await frames(page, 3);
-  // Letters that do not repeat: on the copy only induction finds what comes next.
-  await type('gqzvmkw');
-  await until(page, () => window.attentionLab.getState().text === 'gqzvmkw');
+  // Letters that do not repeat: on the copy only induction finds what comes next. (Not
+  // "gqzvmkw": on its copy's q the induction head 2.0 looks at that q itself, 0.84 of its weight,
+  // not at the z after the first one, and the model says q again: 10.9 nats on the z.)
+  await type('bzjfkxw');
+  await until(page, () => window.attentionLab.getState().text === 'bzjfkxw');
   await tap(await reach({ label: 'Repeat my text', kind: 'button' }));
-  const repeated = await numbers(page, 'gqzvmkw gqzvmkw');
+  const repeated = await numbers(page, 'bzjfkxw bzjfkxw');
   assert.equal(repeated.period, 8);
   // The induction head (labelled so by the report) looks, from the copy, at what came after.
   const induction = repeated.scores.find(s => /induction/.test(s.label));

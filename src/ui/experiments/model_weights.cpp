@@ -67,24 +67,24 @@ void model_weights(const lab::Lab& lab, lab::State& next, bool with_choice) {
   const std::vector<lab::Checkpoint>& steps = base->checkpoints;
   int index = int(std::find_if(steps.begin(), steps.end(), [&](const lab::Checkpoint& c) { return c.step == at->step; }) -
                   steps.begin());
+  // The step is written beside the checkbox, not on the slider, where the grab would cover it
+  // (nor under it: a phone's figure one screen tall has no line to spare).
   const std::string label = i18n::format(tr("step %d of %d"), at->step, steps.back().step);
-  // The step is written beside the slider, not on it, where the grab would cover it.
+  beside_if_room(ImGui::CalcTextSize(label.c_str()).x, "");
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label.c_str());
   ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, 24 * ImGui::GetFontSize()));
   input::next_item(input::ItemKind::slider, tr("Training step"));
   if (ImGui::SliderInt("##checkpoint", &index, 0, int(steps.size()) - 1, "", ImGuiSliderFlags_AlwaysClamp))
     next.checkpoint = steps[std::size_t(index)].step;
-  beside_if_room(ImGui::CalcTextSize(label.c_str()).x, "");
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(label.c_str());
   if (mv.checkpoint_loading()) {
     notice(tr("Loading the weights of that step…"));
     return;
   }
   const int heads = base->model->config.heads;
-  notice(i18n::format(tr("At step %d the run measured: held-out loss %s nats a character; on the tuning sentences "
-                         "typed twice, the second copy's loss %s of the first's (random strings: %s); best induction "
-                         "score on random strings typed twice %s, best previous-token score on held-out text %s. "
-                         "Every map below is these weights on your text."),
+  notice(i18n::format(tr("At step %d the run measured: held-out loss %s nats a character; second copy's loss over "
+                         "the first's %s on the tuning sentences typed twice, %s on random strings; best induction "
+                         "score there %s, best previous-token score %s. Below: these weights on your text."),
                       at->step, text::fixed(at->held_out_loss, 2).c_str(), text::fixed(at->copy_sentences, 2).c_str(),
                       text::fixed(at->copy_random, 2).c_str(),
                       best(*at, heads, [](const lab::HeadReport& h) { return h.induction_random; }).c_str(),

@@ -41,11 +41,14 @@ constexpr float kMaxBarWidth = 320;  // CSS pixels at scale 1: both halves of th
 // The rows as one figure (one item, `id`, in the layout): the names, the bars on one scale, the
 // values' numbers; `columns` the two numbers' headings ("" for none).
 void bar_figure(const char* id, const std::vector<BarRow>& rows, const char* first, const char* second) {
-  const float scale = ui_scale(), line = ImGui::GetTextLineHeight() + 6 * scale;
+  // Rows tight enough that a model of three layers (13 rows and the sum) fits a phone's screen.
+  const float scale = ui_scale(), line = ImGui::GetTextLineHeight() + 4 * scale;
   ImGui::PushFont(fonts().mono);
   float name_w = 0;
   for (const BarRow& r : rows) name_w = std::max(name_w, ImGui::CalcTextSize(r.name.c_str()).x);
-  const float number_w = ImGui::CalcTextSize("−00.00").x + 8 * scale;
+  // As wide as a number or its heading, whichever is wider ("directo" in Spanish).
+  const float number_w =
+      std::max({ImGui::CalcTextSize("−00.00").x, ImGui::CalcTextSize(first).x, ImGui::CalcTextSize(second).x}) + 8 * scale;
   const bool two = std::any_of(rows.begin(), rows.end(), [](const BarRow& r) { return !std::isnan(r.second); });
   // The bars beside their names, at most kMaxBarWidth wide: on a wide card the figure keeps to
   // its left rather than stretching the bars away from the names and the numbers.
@@ -72,14 +75,14 @@ void bar_figure(const char* id, const std::vector<BarRow>& rows, const char* fir
     const BarRow& r = rows[i];
     const float y = origin.y + line * float(i + 1), mid = y + line / 2;
     const ImU32 ink = r.strong ? text : r.value >= 0 ? accent : muted;
-    draw->AddText(ImVec2(origin.x, y + 3 * scale), r.strong ? text : muted, r.name.c_str());
-    draw->AddRectFilled(ImVec2(std::min(zero, at(r.value)), y + 3 * scale), ImVec2(std::max(zero, at(r.value)), mid),
+    draw->AddText(ImVec2(origin.x, y + 2 * scale), r.strong ? text : muted, r.name.c_str());
+    draw->AddRectFilled(ImVec2(std::min(zero, at(r.value)), y + 2 * scale), ImVec2(std::max(zero, at(r.value)), mid),
                         ink);
-    draw->AddText(ImVec2(numbers_x, y + 3 * scale), text, signed_text(r.value).c_str());
+    draw->AddText(ImVec2(numbers_x, y + 2 * scale), text, signed_text(r.value).c_str());
     if (std::isnan(r.second)) continue;
-    draw->AddRect(ImVec2(std::min(zero, at(r.second)), mid + 1), ImVec2(std::max(zero, at(r.second)), y + line - 3 * scale),
+    draw->AddRect(ImVec2(std::min(zero, at(r.second)), mid + 1), ImVec2(std::max(zero, at(r.second)), y + line - 2 * scale),
                   text, 0, 0, scale);
-    draw->AddText(ImVec2(numbers_x + number_w, y + 3 * scale), text, signed_text(r.second).c_str());
+    draw->AddText(ImVec2(numbers_x + number_w, y + 2 * scale), text, signed_text(r.second).c_str());
   }
   ImGui::PopFont();
 }
@@ -313,6 +316,14 @@ void composition(const lab::Lab& lab, Memory& ui, bool with_map) {
   if (r.period)
     notice(tr("On your text typed twice, the later head's induction score with every head on and with the earlier "
               "one switched off: a large fall says it needs that head."));
+  // With a head open, the pairs it is in (a model of three layers has 48 pairs: a table too long
+  // to read, or to fit a figure one screen tall).
+  const int open = mv.open_head();
+  std::vector<std::size_t> shown;
+  for (std::size_t k = 0; k < c->composition.size(); ++k)
+    if (open < 0 || c->composition[k].from == open || c->composition[k].to == open) shown.push_back(k);
+  if (open >= 0)
+    notice(i18n::format(tr("The pairs %s is in; close the head to see every pair."), head_name(lab, open).c_str()).c_str());
   // Each column as wide as its longest word at least (where the card has room), so that a
   // phone's Spanish headings wrap between words, never inside one. One table per language:
   // ImGui takes a column's weight only when it first lays the table out.
@@ -326,7 +337,7 @@ void composition(const lab::Lab& lab, Memory& ui, bool with_map) {
       table_column_wrapped(tr("with the earlier off"), number_w);
     }
     table_headers_wrapped();
-    for (std::size_t k = 0; k < c->composition.size(); ++k) {
+    for (const std::size_t k : shown) {
       const lm::Composition& pair = c->composition[k];
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -344,8 +355,9 @@ void composition(const lab::Lab& lab, Memory& ui, bool with_map) {
     }
     ImGui::EndTable();
   }
-  if (!with_map) return;
-  const std::size_t k = std::min(std::size_t(std::max(0, ui.model_composition)), c->composition.size() - 1);
+  if (!with_map || shown.empty()) return;
+  const bool listed = std::find(shown.begin(), shown.end(), std::size_t(std::max(0, ui.model_composition))) != shown.end();
+  const std::size_t k = listed ? std::size_t(ui.model_composition) : shown.front();
   const lm::Composition& pair = c->composition[k];
   const std::string from = head_name(lab, pair.from), to = head_name(lab, pair.to);
   map(ui, lab, "model composition",
