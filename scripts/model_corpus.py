@@ -112,20 +112,25 @@ def main():
         probes = json.load(f)
     quoted = probes["sentences"] + [s for sentences in probes["held_out_sentences"].values() for s in sentences]
     train, held_out, record = [], [], []
+    written = 0  # characters of corpus-train.txt so far, each paragraph's line break included
     for path in sources:
         with open(path, encoding="utf-8") as f:
             text = f.read()
         blocks = html_paragraphs(text) if path.endswith(".html") else markdown_paragraphs(text)
         blocks = [b for b in blocks if not any(s in b for s in quoted)]
         name = os.path.relpath(path, ROOT)
-        begin = sum(len(b) + 1 for b in train)
+        begin = written
         for block in blocks:
-            (held_out if (len(train) + len(held_out)) % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1 else train).append(block)
+            if (len(train) + len(held_out)) % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1:
+                held_out.append(block)
+            else:
+                train.append(block)
+                written += len(block) + 1
         # Which characters of corpus-train.txt the source became (its paragraphs and their line
         # breaks), so that the training can draw the text it types twice from each language evenly.
         record.append({"path": name, "sha256": hashlib.sha256(text.encode()).hexdigest(), "paragraphs": len(blocks),
                        "language": "es" if name in SPANISH else "en",
-                       "train_characters": [begin, sum(len(b) + 1 for b in train)]})
+                       "train_characters": [begin, written]})
     os.makedirs(OUT, exist_ok=True)
     for name, blocks in (("corpus-train.txt", train), ("corpus-heldout.txt", held_out)):
         with open(os.path.join(OUT, name), "w", encoding="utf-8") as f:
