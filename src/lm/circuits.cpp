@@ -17,16 +17,21 @@ using Dense = Eigen::MatrixXd;
 Dense dense(const Matrix& m) { return m.cast<double>(); }
 Matrix single(const Dense& m) { return m.cast<float>(); }
 
-// Head h's projections: its d_k columns of the layer's W_Q, W_K, W_V and its d_k rows of W_O.
+// Head h's projections: its d_k columns of the layer's W_Q, W_K, W_V and its d_k rows of W_O,
+// with its LayerNorm's gain folded into W_Q, W_K and W_V (diag(g) W), as TransformerLens folds
+// it; the norm's centring and scale, and the biases, are left out.
 struct HeadWeights {
   Dense wq, wk, wv, wo;
 };
+Dense folded(const Norm& n, const Matrix& w) {
+  return n.empty() ? dense(w) : Dense(n.gain.transpose().cast<double>().asDiagonal() * dense(w));
+}
 HeadWeights head_weights(const LanguageModel& m, int index) {
-  const train::Config& c = m.config;
-  const train::Layer& l = m.params.layers[std::size_t(index / c.heads)];
+  const Architecture& c = m.config;
+  const Block& l = m.params.layers[std::size_t(index / c.heads)];
   const int at = (index % c.heads) * c.d_k;
-  return {dense(l.wq).middleCols(at, c.d_k), dense(l.wk).middleCols(at, c.d_k), dense(l.wv).middleCols(at, c.d_k),
-          dense(l.wo).middleRows(at, c.d_k)};
+  return {folded(l.ln1, l.wq).middleCols(at, c.d_k), folded(l.ln1, l.wk).middleCols(at, c.d_k),
+          folded(l.ln1, l.wv).middleCols(at, c.d_k), dense(l.wo).middleRows(at, c.d_k)};
 }
 
 // Σλ / Σ|λ| over the eigenvalues of a square map.
@@ -66,10 +71,13 @@ double diagonal_share(const Dense& map, const std::vector<int>& tokens) {
 
 }  // namespace
 
-std::vector<int> readable_tokens(const Vocabulary& v) {
+std::vector<int> readable_tokens(const Tokenizer& v) {
   std::vector<int> tokens;
-  for (const int t : v.encode("abcdefghijklmnopqrstuvwxyz \u00e1\u00e9\u00ed\u00f3\u00fa\u00f1\u00fc"))
-    if (t != Vocabulary::kUnknown) tokens.push_back(t);
+  for (const std::uint32_t cp : decode_utf8("abcdefghijklmnopqrstuvwxyz \u00e1\u00e9\u00ed\u00f3\u00fa\u00f1\u00fc")) {
+    // Each character on its own: a BPE's token for it where it has one.
+    const std::vector<int> t = v.encode(encode_utf8(cp));
+    if (t.size() == 1 && (v.bpe() || t.front() != Vocabulary::kUnknown)) tokens.push_back(t.front());
+  }
   return tokens;
 }
 
@@ -81,9 +89,9 @@ Matrix restrict_to(const Matrix& full, const std::vector<int>& tokens) {
 }
 
 Circuits circuits(const LanguageModel& m) {
-  const train::Config& c = m.config;
-  const double scale = attn::scale_for(c.scale, c.d_k);
-  const Dense e = dense(m.params.embed), u = dense(m.params.unembed);
+  const Architecture& c = m.config;
+  const double scale = c.score_scale;
+  const Dense e = dense(m.params.embed), u = folded(m.params.final_norm, m.params.unembed);
   // Learned positions (the language model's); none leaves the position part empty.
   const Dense p = dense(m.params.pos);
   Circuits out;
@@ -126,21 +134,36 @@ Attribution attribute(const LanguageModel& m, const Analysis& as_set, const trai
   if (against == target) throw std::invalid_argument("against: the same character as the target");
   if ((!flipped.empty() && int(flipped.size()) != m.head_count()) || int(as_set.outputs.size()) != m.head_count())
     throw std::invalid_argument("attribute: expected one pass per head");
-  // The column the residual stream is read through, and the value it gives from logits.
-  Eigen::VectorXd column = m.params.unembed.col(target).cast<double>();
-  column -= against >= 0 ? Eigen::VectorXd(m.params.unembed.col(against).cast<double>())
-                         : Eigen::VectorXd(m.params.unembed.cast<double>().rowwise().mean());
+  // The column the residual stream is read through, and the value it gives from logits; the
+  // final norm's gain folded into the column, its scale at the position held.
+  const Matrix& u = m.params.unembed;
+  Eigen::VectorXd column = u.col(target).cast<double>();
+  column -= against >= 0 ? Eigen::VectorXd(u.col(against).cast<double>()) : Eigen::VectorXd(u.cast<double>().rowwise().mean());
+  const Norm& norm = m.params.final_norm;
+  const double scale = double(as_set.final_scale(position));
+  const Eigen::VectorXd read = norm.empty() ? column : Eigen::VectorXd(norm.gain.transpose().cast<double>().cwiseProduct(column));
   const auto value_of = [&](const Matrix& logits) {
     const auto row = logits.row(position).cast<double>();
     return double(row(target)) - (against >= 0 ? double(row(against)) : row.mean());
   };
-  const auto part = [&](const Matrix& residual) { return residual.row(position).cast<double>().dot(column); };
+  const auto centred = [&](Eigen::RowVectorXd r) {
+    if (!norm.empty()) r.array() -= r.mean();
+    return r;
+  };
+  const auto part = [&](const Matrix& residual) { return scale * centred(residual.row(position).cast<double>()).dot(read); };
   Attribution a;
   a.position = position;
   a.target = target;
   a.against = against;
   a.value = value_of(as_set.logits);
   a.embedding = part(as_set.embedding);
+  for (const RowVector& b : as_set.attention_bias)
+    if (b.size()) a.attention_bias.push_back(scale * centred(b.cast<double>()).dot(read));
+  for (const Matrix& mlp : as_set.mlp)
+    if (mlp.size()) a.mlp.push_back(part(mlp));
+  if (!norm.empty()) a.final_bias = norm.bias.cast<double>().dot(column);
+  if (const RowVector& b = m.params.unembed_bias; b.size())
+    a.unembed_bias = double(b(target)) - (against >= 0 ? double(b(against)) : b.cast<double>().mean());
   for (int h = 0; h < m.head_count(); ++h) {
     a.direct.push_back(part(as_set.outputs[std::size_t(h)]));
     if (flipped.empty()) continue;
@@ -149,6 +172,13 @@ Attribution attribute(const LanguageModel& m, const Analysis& as_set, const trai
     a.total.push_back(is_off ? other - a.value : a.value - other);
   }
   return a;
+}
+
+double Attribution::sum() const {
+  double s = embedding + final_bias + unembed_bias;
+  for (const auto* parts : {&direct, &attention_bias, &mlp})
+    for (const double p : *parts) s += p;
+  return s;
 }
 
 }  // namespace lm

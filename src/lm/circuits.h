@@ -25,7 +25,7 @@ namespace lm {
 
 // The characters the maps show by default: the lower-case letters a–z, the space and the
 // Spanish letters á é í ó ú ñ ü, as tokens of `v` (those it has), in that order.
-std::vector<int> readable_tokens(const Vocabulary& v);
+std::vector<int> readable_tokens(const Tokenizer& v);
 
 // One head's circuits over the whole vocabulary (V × V, token order; restrict to readable
 // tokens with restrict_to()). Scores are in the attention's own units: divided by √d_k.
@@ -85,18 +85,26 @@ Matrix restrict_to(const Matrix& full, const std::vector<int>& tokens);
 
 // One logit at one position split into its parts. value = logit[target] − mean over the
 // vocabulary of the logits (against < 0: softmax ignores the mean, so this is the part that
-// decides the prediction), or logit[target] − logit[against]; each part is its own term of the
-// residual stream read through the same column W_U[:, target] − mean_c W_U[:, c] (or
-// W_U[:, target] − W_U[:, against]), so embedding + Σ direct = value up to rounding.
+// decides the prediction), or logit[target] − logit[against]. The final residual stream is a sum
+// of parts (Analysis); with a final LayerNorm, LN(x) = (x − mean x) · s · g + b with s its
+// 1 / √(var + ε) at this position held fixed (TransformerLens's convention), so each part r
+// counts as (r − mean r) · s · g read through the column W_U[:, target] − mean_c W_U[:, c] (or
+// − W_U[:, against]); the norm's bias b and the unembedding's bias are parts of their own. The
+// parts sum to value up to rounding.
 struct Attribution {
   int position = 0, target = 0, against = -1;
   double value = 0;
-  double embedding = 0;        // E[x_position]'s part
+  double embedding = 0;        // E[x_position]'s part (and its position's, in the residual stream)
   std::vector<double> direct;  // per head (layer × heads + head): its output's part (0 when off)
+  std::vector<double> attention_bias;  // per layer with an attention output bias b_O: its part
+  std::vector<double> mlp;             // per layer with an MLP: its output's part
+  double final_bias = 0;               // the final LayerNorm's bias through the column
+  double unembed_bias = 0;             // the unembedding's bias, b_U[target] − mean (or − b_U[against])
   // Per head: value with the head on minus value with it off, the rest as set (for a head that
   // is off, what switching it on would change): what it does through every path, also through
   // later heads' queries, keys and values. Empty when no flipped passes were given.
   std::vector<double> total;
+  double sum() const;  // every part: equal to value up to rounding
 };
 
 // `as_set`: the analysis with the heads `off` switched off (lm::analyse, which keeps each

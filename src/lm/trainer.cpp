@@ -38,17 +38,15 @@ float learning_rate(const TrainOptions& o, int t) {
 LanguageModel train_model(const Vocabulary& vocab, const std::string& corpus, const TrainOptions& o,
                           const TrainLog& log) {
   if (o.threads < 1 || o.batch < o.threads) throw std::invalid_argument("threads: expected 1 to the batch size");
-  LanguageModel m;
-  m.vocab = vocab;
-  m.config = model_config(o.layers, o.heads, o.d_model, o.context, vocab.size(), o.seed);
-  m.config.init_std = o.init_std;
-  m.params = train::init_params(m.config);
+  train::Config config = model_config(o.layers, o.heads, o.d_model, o.context, vocab.size(), o.seed);
+  config.init_std = o.init_std;
+  train::Params params = train::init_params(config);
   const std::vector<int> tokens = vocab.encode(corpus), letters = letter_tokens(vocab);
   const int space = vocab.encode(" ").front();
   if (space == Vocabulary::kUnknown || letters.front() == Vocabulary::kUnknown)
     throw std::invalid_argument("vocabulary: needs the space and the letters a to z");
-  const train::Transformer model(m.config);
-  train::Params adam_m = m.params.zeros_like(), adam_v = m.params.zeros_like();
+  const train::Transformer model(config);
+  train::Params adam_m = params.zeros_like(), adam_v = params.zeros_like();
   std::seed_seq data_seed{o.seed, 1u};
   std::mt19937 rng(data_seed);
 
@@ -60,8 +58,8 @@ LanguageModel train_model(const Vocabulary& vocab, const std::string& corpus, co
     const auto share = [&](int k) {
       const int from = o.batch * k / o.threads, to = o.batch * (k + 1) / o.threads;
       const train::Batch part = slice(batch, from, to - from);
-      const train::Forward f = model.forward(m.params, part);
-      grads[k] = model.backward(m.params, part, f);
+      const train::Forward f = model.forward(params, part);
+      grads[k] = model.backward(params, part, f);
       losses[k] = f.loss;
       scored[k] = f.scored;
     };
@@ -73,7 +71,7 @@ LanguageModel train_model(const Vocabulary& vocab, const std::string& corpus, co
     int total = 0;
     for (int s : scored) total += s;
     double loss = 0;
-    train::Params g = m.params.zeros_like();
+    train::Params g = params.zeros_like();
     for (int k = 0; k < o.threads; ++k) {
       const float w = float(scored[k]) / float(total);
       std::vector<Matrix*> sum;
@@ -82,10 +80,10 @@ LanguageModel train_model(const Vocabulary& vocab, const std::string& corpus, co
       train::Params::each(grads[k], [&](const std::string&, const Matrix& x) { *sum[i++] += w * x; });
       loss += losses[k] * scored[k] / total;
     }
-    train::adam_update(m.params, adam_m, adam_v, g, learning_rate(o, t), t, o.weight_decay);
-    if (log) log(t, loss, m);
+    train::adam_update(params, adam_m, adam_v, g, learning_rate(o, t), t, o.weight_decay);
+    if (log) log(t, loss, lab_model(vocab, config, params));
   }
-  return m;
+  return lab_model(vocab, config, params);
 }
 
 }  // namespace lm

@@ -62,17 +62,20 @@ void check_range(const nlohmann::json& header, const char* field, int hi) {
 }  // namespace
 
 LanguageModel rounded_to_half(LanguageModel m) {
-  train::Params::each(m.params, [](const std::string&, Matrix& t) { t = t.unaryExpr(&attn::round_to_half); });
+  Weights::each(m.params, [](const std::string&, auto& t) { t = t.unaryExpr(&attn::round_to_half); });
   return m;
 }
 
 std::string serialise(const LanguageModel& m) {
-  const train::Config& c = m.config;
-  nlohmann::json header = {{"layers", c.layers}, {"heads", c.heads}, {"d_model", c.d_model}, {"d_k", c.d_k},
-                           {"context", c.seq},   {"vocabulary", m.vocab.entries()},       {"dtype", "float16"}};
+  const Architecture& c = m.config;
+  if (!m.vocab.characters() || m.family != "lab")
+    throw std::invalid_argument("the lab's weight file holds the lab's character models only");
+  nlohmann::json header = {{"layers", c.layers},  {"heads", c.heads}, {"d_model", c.d_model},
+                           {"d_k", c.d_k},        {"context", c.context},
+                           {"vocabulary", m.vocab.characters()->entries()}, {"dtype", "float16"}};
   std::string tensors;
   header["tensors"] = nlohmann::json::array();
-  train::Params::each(m.params, [&](const std::string& name, const Matrix& t) {
+  Weights::each(m.params, [&](const std::string& name, const auto& t) {
     header["tensors"].push_back({{"name", name}, {"shape", {t.rows(), t.cols()}}});
     for (Eigen::Index i = 0; i < t.size(); ++i) {
       const float h = attn::round_to_half(t.data()[i]);
@@ -114,17 +117,18 @@ LanguageModel parse(const std::string& bytes, const std::string& name) {
   } catch (const nlohmann::json::exception&) {
     throw fail("the header is not valid JSON (a corrupt file)");
   }
-  LanguageModel m;
+  Vocabulary vocab;
+  train::Config config;
   std::size_t expected = 0;
   try {
     std::vector<std::string> chars = header.at("vocabulary").get<std::vector<std::string>>();
-    m.vocab = Vocabulary(chars);
+    vocab = Vocabulary(chars);
     for (const auto& [field, hi] : {std::pair<const char*, int>{"layers", 16}, {"heads", 64}, {"d_model", 4096},
                                     {"d_k", 4096}, {"context", 65536}})
       check_range(header, field, hi);
-    m.config = model_config(header.at("layers").get<int>(), header.at("heads").get<int>(),
-                            header.at("d_model").get<int>(), header.at("context").get<int>(), m.vocab.size(), 0);
-    m.config.d_k = header.at("d_k").get<int>();
+    config = model_config(header.at("layers").get<int>(), header.at("heads").get<int>(),
+                          header.at("d_model").get<int>(), header.at("context").get<int>(), vocab.size(), 0);
+    config.d_k = header.at("d_k").get<int>();
     if (header.at("dtype").get<std::string>() != "float16") throw fail("dtype: expected float16");
     for (const auto& t : header.at("tensors")) expected += t.at("shape")[0].get<std::size_t>() * t.at("shape")[1].get<std::size_t>();
   } catch (const nlohmann::json::exception& e) {
@@ -140,10 +144,10 @@ LanguageModel parse(const std::string& bytes, const std::string& name) {
     throw fail("corrupt: its checksum does not match its contents");
 
   // The tensors' names and shapes must be those of the configuration, in its order.
-  m.params = train::init_params(m.config);
+  train::Params params = train::init_params(config);
   std::size_t at = 12 + header_size, index = 0;
   const nlohmann::json& listed = header.at("tensors");
-  train::Params::each(m.params, [&](const std::string& tensor, Matrix& t) {
+  train::Params::each(params, [&](const std::string& tensor, Matrix& t) {
     if (index >= listed.size() || listed[index].at("name") != tensor ||
         listed[index].at("shape")[0].get<Eigen::Index>() != t.rows() || listed[index].at("shape")[1].get<Eigen::Index>() != t.cols())
       throw fail("tensors[" + std::to_string(index) + "]: expected " + tensor + " of shape " + std::to_string(t.rows()) +
@@ -153,9 +157,11 @@ LanguageModel parse(const std::string& bytes, const std::string& name) {
     ++index;
   });
   if (index != listed.size()) throw fail("tensors: " + std::to_string(listed.size() - index) + " more than the configuration has");
-  train::Params::each(m.params, [&](const std::string& tensor, const Matrix& t) {
+  train::Params::each(params, [&](const std::string& tensor, const Matrix& t) {
     if (!t.allFinite()) throw fail(tensor + ": a value is not finite");
   });
+  LanguageModel m = lab_model(vocab, config, params);
+  m.name = name;
   return m;
 }
 

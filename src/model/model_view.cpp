@@ -243,7 +243,7 @@ namespace {
 // "ablate=4.0 names no head of the model: …": `key`'s heads that `m` has not, or "".
 std::string no_such_heads(const lm::LanguageModel* m, const char* key, const std::vector<std::pair<int, int>>& unknown) {
   if (!m || unknown.empty()) return "";
-  const train::Config& c = m->config;
+  const lm::Architecture& c = m->config;
   std::string heads;
   for (const auto& [layer, head] : unknown)
     heads += (heads.empty() ? "" : ",") + std::to_string(layer) + "." + std::to_string(head);

@@ -16,12 +16,10 @@
 namespace {
 
 lm::LanguageModel random_model(int layers, int heads) {
-  lm::LanguageModel m;
-  m.vocab = lm::Vocabulary({"a", "b", "c", " ", "\xC3\xA1", "Z"});  // á
-  m.config = lm::model_config(layers, heads, 8, 16, m.vocab.size(), 11);
-  m.config.init_std = 1.0f;
-  m.params = train::init_params(m.config);
-  return m;
+  const lm::Vocabulary vocab({"a", "b", "c", " ", "\xC3\xA1", "Z"});  // á
+  train::Config c = lm::model_config(layers, heads, 8, 16, vocab.size(), 11);
+  c.init_std = 1.0f;
+  return lm::lab_model(vocab, c, train::init_params(c));
 }
 
 // The view's passes on `tokens`: as set, and each head switched the other way.

@@ -60,7 +60,7 @@ void toggle(lab::State& next, int layer, int head) {
 }
 
 void head_switches(const lab::Lab& lab, lab::State& next) {
-  const train::Config& c = lab.model().model()->config;
+  const lm::Architecture& c = lab.model().model()->config;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(tr("Heads on:"));
   for (int layer = 0; layer < c.layers; ++layer)
@@ -77,7 +77,7 @@ void head_switches(const lab::Lab& lab, lab::State& next) {
 void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::ModelView& mv = lab.model();
   const lab::ModelView::Result& r = mv.result();
-  const train::Config& c = mv.model()->config;
+  const lm::Architecture& c = mv.model()->config;
   const int n = int(r.tokens.size());
   const int position = chosen_character(lab);
   const bool chosen = position >= 0;
@@ -141,7 +141,7 @@ void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
 void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::ModelView& mv = lab.model();
   const lab::ModelView::Result& r = mv.result();
-  const train::Config& c = mv.model()->config;
+  const lm::Architecture& c = mv.model()->config;
   const int open = mv.open_head();
   if (const std::string e = mv.open_head_error(); !e.empty()) note(e);
   if (open < 0) {

@@ -153,12 +153,12 @@ json held_out_probes(const lm::Probes& p) {
 }
 
 json model_json(const lm::LanguageModel& m) {
-  const train::Config& c = m.config;
+  const lm::Architecture& c = m.config;
   std::vector<std::string> vocabulary{lm::Vocabulary::kUnknownText};
-  for (const std::string& s : m.vocab.entries()) vocabulary.push_back(s);
+  for (const std::string& s : m.vocab.characters()->entries()) vocabulary.push_back(s);
   return {{"layers", c.layers},     {"heads", c.heads},
           {"d_model", c.d_model},   {"d_k", c.d_k},
-          {"context", c.seq},       {"parameters", m.parameter_count()},
+          {"context", c.context},   {"parameters", m.parameter_count()},
           {"positions", "learned, added to the queries' and keys' input only"},
           {"vocabulary", vocabulary}};
 }
