@@ -32,7 +32,7 @@
 #include "measure.h"
 #include "model_view.h"
 #include "trainer.h"
-#include "weights_file.h"
+#include "lab_file.h"
 
 namespace {
 

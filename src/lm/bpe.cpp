@@ -1,6 +1,7 @@
 #include "bpe.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstdint>
 #include <stdexcept>
@@ -39,15 +40,26 @@ Kind kind_of(std::uint32_t cp) {
 
 // bytes_to_unicode(): the printable bytes ! … ~, ¡ … ¬, ® … ÿ stand for themselves; the other
 // 68 take the code points 256, 257, … in byte order.
-void byte_table(std::string (&symbol)[256]) {
-  int next = 256;
-  for (int b = 0; b < 256; ++b) {
-    const bool printable = (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF);
-    symbol[b] = encode_utf8(std::uint32_t(printable ? b : next++));
-  }
+const std::array<std::string, 256>& byte_symbol() {
+  static const std::array<std::string, 256> table = [] {
+    std::array<std::string, 256> t;
+    int next = 256;
+    for (int b = 0; b < 256; ++b) {
+      const bool printable = (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF);
+      t[std::size_t(b)] = encode_utf8(std::uint32_t(printable ? b : next++));
+    }
+    return t;
+  }();
+  return table;
 }
 
 }  // namespace
+
+std::string byte_symbols(const std::string& bytes) {
+  std::string out;
+  for (const char b : bytes) out += byte_symbol()[std::uint8_t(b)];
+  return out;
+}
 
 std::vector<std::string> gpt2_words(const std::string& text) {
   // The text's characters, each with its bytes (an invalid byte is a character of its own).
@@ -101,10 +113,9 @@ std::vector<std::string> gpt2_words(const std::string& text) {
 
 Bpe::Bpe(std::vector<std::string> tokens, const std::vector<std::pair<std::string, std::string>>& merges, int end_of_text)
     : tokens_(std::move(tokens)), end_of_text_(end_of_text) {
-  byte_table(byte_symbol_);
   // Each symbol's bytes: the table read backwards.
   std::unordered_map<std::uint32_t, char> byte_of;
-  for (int b = 0; b < 256; ++b) byte_of[decode_utf8(byte_symbol_[b]).front()] = char(b);
+  for (int b = 0; b < 256; ++b) byte_of[decode_utf8(byte_symbol()[std::size_t(b)]).front()] = char(b);
   for (std::size_t id = 0; id < tokens_.size(); ++id) {
     if (!ids_.emplace(tokens_[id], int(id)).second)
       throw std::invalid_argument("vocabulary: the token \"" + tokens_[id] + "\" appears twice");
@@ -122,7 +133,7 @@ Bpe::Bpe(std::vector<std::string> tokens, const std::vector<std::pair<std::strin
     bytes_.push_back(bytes);
   }
   for (int b = 0; b < 256; ++b)
-    if (!ids_.count(byte_symbol_[b])) throw std::invalid_argument("vocabulary: no token for the byte " + std::to_string(b));
+    if (!ids_.count(byte_symbol()[std::size_t(b)])) throw std::invalid_argument("vocabulary: no token for the byte " + std::to_string(b));
   for (std::size_t r = 0; r < merges.size(); ++r) {
     const auto& [left, right] = merges[r];
     if (!ids_.count(left) || !ids_.count(right) || !ids_.count(left + right))
@@ -137,12 +148,12 @@ int Bpe::rank(const std::string& left, const std::string& right) const {
     return it == ranks_.end() ? -1 : it->second;
   }
   const auto it = ids_.find(left + right);
-  return it == ids_.end() ? -1 : it->second;
+  return it == ids_.end() || it->second == end_of_text_ ? -1 : it->second;
 }
 
 std::vector<int> Bpe::encode_word(const std::string& word) const {
   std::vector<std::string> parts;
-  for (const char b : word) parts.push_back(byte_symbol_[std::uint8_t(b)]);
+  for (const char b : word) parts.push_back(byte_symbol()[std::uint8_t(b)]);
   while (parts.size() > 1) {
     int best = INT_MAX;
     std::size_t at = 0;

@@ -42,9 +42,11 @@ class Bpe {
   std::vector<std::string> tokens_, bytes_;
   std::unordered_map<std::string, int> ids_;
   std::unordered_map<std::string, int> ranks_;  // "left right" → rank; empty: ranked by id
-  std::string byte_symbol_[256];
   int end_of_text_ = -1;
 };
+
+// Bytes in bytes_to_unicode's characters (what vocab.json's keys are made of).
+std::string byte_symbols(const std::string& bytes);
 
 // GPT-2's pre-tokenisation: the text's words, as byte strings that join to it.
 std::vector<std::string> gpt2_words(const std::string& text);

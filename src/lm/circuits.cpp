@@ -57,16 +57,23 @@ std::vector<double> by_offset(const Dense& scores) {
   return out;
 }
 
-// The share of `tokens` whose diagonal entry is strictly the largest of its row over `tokens`.
-double diagonal_share(const Dense& map, const std::vector<int>& tokens) {
-  if (tokens.empty()) return 0.0;
+// The share of rows of a square map whose diagonal entry is strictly the largest of its row.
+double diagonal_share(const Dense& map) {
+  if (map.rows() == 0) return 0.0;
   int wins = 0;
-  for (const int t : tokens) {
+  for (Eigen::Index t = 0; t < map.rows(); ++t) {
     bool wins_row = true;
-    for (const int s : tokens) wins_row = wins_row && (s == t || map(t, s) < map(t, t));
+    for (Eigen::Index s = 0; s < map.cols(); ++s) wins_row = wins_row && (s == t || map(t, s) < map(t, t));
     wins += wins_row;
   }
-  return double(wins) / double(tokens.size());
+  return double(wins) / double(map.rows());
+}
+
+// The rows `tokens` of a V-row matrix.
+Dense rows_of(const Dense& m, const std::vector<int>& tokens) {
+  Dense out(Eigen::Index(tokens.size()), m.cols());
+  for (std::size_t r = 0; r < tokens.size(); ++r) out.row(Eigen::Index(r)) = m.row(tokens[r]);
+  return out;
 }
 
 }  // namespace
@@ -81,31 +88,29 @@ std::vector<int> readable_tokens(const Tokenizer& v) {
   return tokens;
 }
 
-Matrix restrict_to(const Matrix& full, const std::vector<int>& tokens) {
-  Matrix out(Eigen::Index(tokens.size()), Eigen::Index(tokens.size()));
-  for (std::size_t r = 0; r < tokens.size(); ++r)
-    for (std::size_t c = 0; c < tokens.size(); ++c) out(Eigen::Index(r), Eigen::Index(c)) = full(tokens[r], tokens[c]);
-  return out;
-}
-
-Circuits circuits(const LanguageModel& m) {
+Circuits circuits(const LanguageModel& m, const std::vector<int>& tokens, const Circuits* same_weights) {
   const Architecture& c = m.config;
   const double scale = c.score_scale;
-  const Dense e = dense(m.params.embed), u = folded(m.params.final_norm, m.params.unembed);
-  // Learned positions (the language model's); none leaves the position part empty.
+  const Dense u = folded(m.params.final_norm, m.params.unembed);
+  // The tokens' own rows of E and columns of W_U: the maps' rows and columns.
+  const Dense e = rows_of(dense(m.params.embed), tokens), u_r = rows_of(u.transpose(), tokens).transpose();
+  // Learned positions; none leaves the position part empty.
   const Dense p = dense(m.params.pos);
   Circuits out;
-  out.readable = readable_tokens(m.vocab);
+  out.readable = tokens;
   std::vector<HeadWeights> w;
   for (int i = 0; i < m.head_count(); ++i) w.push_back(head_weights(m, i));
+  // W_U · E (D × D), for the copying scores: once per model. W_V · (W_O · W_U · E) and
+  // (W_O · W_U · E) · W_V have the same nonzero eigenvalues: the second is d_k × d_k.
+  const Dense ue = same_weights ? Dense() : Dense(u * dense(m.params.embed));
   for (int i = 0; i < m.head_count(); ++i) {
+    const HeadWeights& h_w = w[std::size_t(i)];
     HeadCircuit h;
     h.layer = i / c.heads;
     h.head = i % c.heads;
-    const Dense ev = e * w[std::size_t(i)].wv;  // V × d_k
-    h.ov = single(ev * (w[std::size_t(i)].wo * u));
-    h.copying = copying_score(w[std::size_t(i)].wv * (w[std::size_t(i)].wo * u) * e);
-    const Dense qk = w[std::size_t(i)].wq * w[std::size_t(i)].wk.transpose();  // D × D
+    h.ov = single(e * h_w.wv * (h_w.wo * u_r));
+    h.copying = same_weights ? same_weights->heads[std::size_t(i)].copying : copying_score(h_w.wo * ue * h_w.wv);
+    const Dense qk = h_w.wq * h_w.wk.transpose();  // D × D
     h.qk = single(scale * e * qk * e.transpose());
     if (p.size()) h.positions = by_offset(scale * p * qk * p.transpose());
     out.heads.push_back(std::move(h));
@@ -116,7 +121,7 @@ Circuits circuits(const LanguageModel& m) {
       const HeadWeights &f = w[std::size_t(from)], &g = w[std::size_t(to)];
       const Dense map = scale * (e * g.wq) * (e * f.wv * f.wo * g.wk).transpose();
       const Dense qk = g.wq * g.wk.transpose(), ov = f.wv * f.wo;  // D × D each
-      out.composition.push_back({from, to, single(map), diagonal_share(map, out.readable),
+      out.composition.push_back({from, to, single(map), diagonal_share(map),
                                  (qk * ov.transpose()).norm() / (qk.norm() * ov.norm())});
     }
   out.frobenius_random = 1 / std::sqrt(double(c.d_model));

@@ -27,12 +27,14 @@ namespace lm {
 // Spanish letters á é í ó ú ñ ü, as tokens of `v` (those it has), in that order.
 std::vector<int> readable_tokens(const Tokenizer& v);
 
-// One head's circuits over the whole vocabulary (V × V, token order; restrict to readable
-// tokens with restrict_to()). Scores are in the attention's own units: divided by √d_k.
+// One head's circuits over the tokens given to circuits() (R × R, in their order). Scores are
+// in the attention's own units: times the model's score scale (1/√d_k for most).
 struct HeadCircuit {
   int layer = 0, head = 0;
   // OV: row s, column c = E[s] · W_V · W_O · W_U[:, c], the logit of c the head adds when it
-  // puts all its weight on a key holding character s (read directly by the output).
+  // puts all its weight on a key holding token s (read directly by the output). With layer
+  // norms, their gains are folded into W_V and W_U and their centring, scale and biases left
+  // out (TransformerLens's OV circuit).
   Matrix ov;
   // Σλ / Σ|λ| over the eigenvalues λ of the d_model × d_model map W_V · W_O · W_U · E (the
   // nonzero eigenvalues of the V × V OV map): +1 a head that copies every character it reads,
@@ -55,8 +57,8 @@ struct HeadCircuit {
 // Positions (in Q and K only) are left out, as in HeadCircuit::qk.
 struct Composition {
   int from = 0, to = 0;  // head indices, layer × heads + head; from's layer < to's
-  Matrix map;            // V × V
-  // The share of readable characters t whose diagonal map[t][t] is strictly the largest of
+  Matrix map;            // R × R
+  // The share of the tokens t whose diagonal map[t][t] is strictly the largest of
   // its row over the readable columns: `to` looks for the key where `from` read the query's
   // own character (what an induction head does through a previous-token head).
   double share = 0;
@@ -67,7 +69,7 @@ struct Composition {
 };
 
 struct Circuits {
-  std::vector<int> readable;                // readable_tokens(m.vocab)
+  std::vector<int> readable;                // the tokens the maps are over (R)
   std::vector<HeadCircuit> heads;           // index layer × heads + head
   std::vector<Composition> composition;     // every (from, to) with from's layer < to's,
                                             // ordered by from, then to
@@ -77,11 +79,12 @@ struct Circuits {
   double frobenius_random = 0;
 };
 
-// Throws nothing on a model lm::parse accepted.
-Circuits circuits(const LanguageModel& m);
-
-// `full` (V × V) restricted to the rows and columns `tokens`.
-Matrix restrict_to(const Matrix& full, const std::vector<int>& tokens);
+// The circuits over `tokens` (readable_tokens(m.vocab) for a character model; a BPE model's
+// over the text's own tokens). The copying scores depend on the weights alone and cost
+// d_model² · V: `same_weights`, circuits of the same model over other tokens, lends its own.
+// Throws nothing on a model a reader accepted.
+Circuits circuits(const LanguageModel& m, const std::vector<int>& tokens, const Circuits* same_weights = nullptr);
+inline Circuits circuits(const LanguageModel& m) { return circuits(m, readable_tokens(m.vocab)); }
 
 // One logit at one position split into its parts. value = logit[target] − mean over the
 // vocabulary of the logits (against < 0: softmax ignores the mean, so this is the part that

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "i18n.h"
-#include "weights_file.h"
+#include "lab_file.h"
 
 namespace lab {
 

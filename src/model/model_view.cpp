@@ -8,7 +8,7 @@
 
 #include "head_scores.h"
 #include "i18n.h"
-#include "weights_file.h"
+#include "lab_file.h"
 
 namespace lab {
 
@@ -311,8 +311,8 @@ void ModelView::circuits_json(Json& out) const {
     heads.push_back({{"layer", h.layer},
                      {"head", h.head},
                      {"copying", h.copying},
-                     {"ov", {{"chars", chars}, {"map", matrix_rows(lm::restrict_to(h.ov, c.readable))}}},
-                     {"qk", {{"chars", chars}, {"map", matrix_rows(lm::restrict_to(h.qk, c.readable))}, {"positions", h.positions}}}});
+                     {"ov", {{"chars", chars}, {"map", matrix_rows(h.ov)}}},
+                     {"qk", {{"chars", chars}, {"map", matrix_rows(h.qk)}, {"positions", h.positions}}}});
   out["heads"] = heads;
   Json composition = Json::array();
   for (std::size_t i = 0; i < c.composition.size(); ++i) {

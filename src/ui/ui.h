@@ -86,9 +86,6 @@ struct Memory {
   std::map<int, render::Heatmap> model_maps;
   bool model_head_clicked = false;  // a head's map was clicked: the head opened large comes into view
   int model_composition = 0;        // an index in lm::Circuits::composition
-  // The circuits' maps over the readable characters, by name, for the circuits they were cut from.
-  const void* model_circuits = nullptr;
-  std::map<std::string, attn::Matrix> model_readable;
   // The frame's requests (requests.h) as the panels make them; draw() hands them out, so that
   // nothing here outlives its frame.
   std::vector<Request> requests;

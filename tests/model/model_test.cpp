@@ -8,7 +8,7 @@
 #include "head_scores.h"
 #include "measure.h"
 #include "read_file.h"
-#include "weights_file.h"
+#include "lab_file.h"
 
 namespace lm {
 namespace {

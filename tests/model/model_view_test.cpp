@@ -12,7 +12,7 @@
 #include "load.h"
 #include "model_view.h"
 #include "read_file.h"
-#include "weights_file.h"
+#include "lab_file.h"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include "corpus_rows.h"
 #include "read_file.h"
 #include "trainer.h"
-#include "weights_file.h"
+#include "lab_file.h"
 
 namespace lm {
 namespace {

@@ -95,15 +95,6 @@ bool choice(const std::string& label, bool on) {
   return pressed && !on;
 }
 
-// A readable (V′ × V′) restriction of a circuit's map, kept while the weights are the same.
-const attn::Matrix& readable(Memory& ui, const lab::Lab& lab, const std::string& key, const attn::Matrix& full) {
-  const lm::Circuits* c = lab.model().circuits();
-  if (ui.model_circuits != c) ui.model_readable.clear(), ui.model_circuits = c;
-  auto [it, added] = ui.model_readable.try_emplace(key);
-  if (added) it->second = lm::restrict_to(full, c->readable);
-  return it->second;
-}
-
 MapSpec readable_map(const lab::Lab& lab, const attn::Matrix& values, std::string title, std::string caption) {
   const std::vector<int>& chars = lab.model().circuits()->readable;
   const auto label = [&lab, &chars](int i) { return std::string(shown(lab.model().model()->vocab.text(chars[std::size_t(i)]))); };
@@ -252,7 +243,7 @@ void head_ov(const lab::Lab& lab, Memory& ui, int head) {
                       signed_text(h->copying).c_str())
              .c_str());
   map(ui, lab, "model ov",
-      readable_map(lab, readable(ui, lab, "ov " + name, h->ov),
+      readable_map(lab, h->ov,
                    i18n::format(tr("OV: the logit head %s adds, by the character it reads (row)"), name.c_str()),
                    tr("A head that copies has its diagonal red (a logit raised; blue: lowered): reading \"a\", it raises \"a\".")));
 }
@@ -262,7 +253,7 @@ void head_qk(const lab::Lab& lab, Memory& ui, int head) {
   if (!h) return;
   const std::string name = head_name(lab, head);
   map(ui, lab, "model qk",
-      readable_map(lab, readable(ui, lab, "qk " + name, h->qk),
+      readable_map(lab, h->qk,
                    i18n::format(tr("QK of head %s, character part: the score of a key character (column) for a "
                                    "query (row)"),
                                 name.c_str()),
@@ -361,7 +352,7 @@ void composition(const lab::Lab& lab, Memory& ui, bool with_map) {
   const lm::Composition& pair = c->composition[k];
   const std::string from = head_name(lab, pair.from), to = head_name(lab, pair.to);
   map(ui, lab, "model composition",
-      readable_map(lab, readable(ui, lab, "composition " + from + " " + to, pair.map),
+      readable_map(lab, pair.map,
                    i18n::format(tr("%s reading %s: a query character (row) against the character %s read (column)"),
                                 to.c_str(), from.c_str(), from.c_str()),
                    ""));

@@ -1,4 +1,4 @@
-#include "weights_file.h"
+#include "lab_file.h"
 
 #include <cmath>
 #include <cstdint>
@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bytes.h"
 #include "half.h"
 
 namespace lm {
@@ -27,11 +28,7 @@ void put_u32(std::string& out, std::uint32_t v) {
   for (int k = 0; k < 4; ++k) out += char((v >> (8 * k)) & 0xFF);
 }
 
-std::uint32_t get_u32(const std::string& in, std::size_t at) {
-  std::uint32_t v = 0;
-  for (int k = 0; k < 4; ++k) v |= std::uint32_t(std::uint8_t(in[at + k])) << (8 * k);
-  return v;
-}
+std::uint32_t get_u32(const std::string& in, std::size_t at) { return little_endian<std::uint32_t>(in, at); }
 
 // A float that is exactly a binary16 value (round_to_half's result), as its 16 bits.
 std::uint16_t half_bits(float x) {
@@ -43,14 +40,6 @@ std::uint16_t half_bits(float x) {
   const double f = std::frexp(a, &e);  // a = f · 2^e, f in [0.5, 1)
   const long mantissa = std::lround((f * 2 - 1) * 1024);
   return sign | std::uint16_t((e - 1 + 15) << 10) | std::uint16_t(mantissa);
-}
-
-float half_value(std::uint16_t bits) {
-  const int exponent = (bits >> 10) & 0x1F, mantissa = bits & 0x3FF;
-  const double magnitude = exponent == 0 ? std::ldexp(double(mantissa), -24)
-                           : exponent == 31 ? (mantissa ? NAN : INFINITY)
-                                            : std::ldexp(1.0 + mantissa / 1024.0, exponent - 15);
-  return float(bits & 0x8000 ? -magnitude : magnitude);
 }
 
 // Generous bounds on the header's sizes, so that a damaged header cannot ask for gigabytes.
