@@ -6,9 +6,11 @@
 //       and (unless --checkpoints no) the weights along the way in OUT/checkpoints/
 //   attention-train-model report --weights FILE [--data DIR]
 //       measures a weight file on the same probes and prints the report's measurements
-//   attention-train-model dump   --weights FILE --text TEXT [--ablate L.H,L.H…] [--at N]
+//   attention-train-model dump   [--weights FILES] --text TEXT [--ablate L.H,L.H…] [--at N]
 //                                [--target C] [--against C] [--edit P:C]
-//       prints the forward pass on TEXT: tokens, every head's map, logits and loss per position;
+//       prints the forward pass on TEXT of the model in FILES (comma-separated files and folders:
+//       any set lm::read_model reads, docs/your-model.md; the lab's model by default): the model,
+//       tokens and their pieces, every head's map, logits and loss per position;
 //       and view=model's own numbers for the same state (lab::ModelView, the page's code, its
 //       keys read as a link reads them): attribution, heads' circuits, composition (and frobenius_random), edit,
 //       scores
@@ -253,8 +255,36 @@ int report_command(const Args& a) {
   return 0;
 }
 
+// --weights' files: a comma-separated list of files and folders (a folder: every file in it).
+std::vector<std::pair<std::string, std::string>> model_files(const std::string& list) {
+  std::vector<std::pair<std::string, std::string>> files;
+  std::istringstream items(list);
+  for (std::string item; std::getline(items, item, ',');) {
+    const std::filesystem::path path(item);
+    std::vector<std::filesystem::path> paths;
+    if (std::filesystem::is_directory(path)) {
+      for (const auto& entry : std::filesystem::directory_iterator(path))
+        if (entry.is_regular_file()) paths.push_back(entry.path());
+      std::sort(paths.begin(), paths.end());
+    } else {
+      paths.push_back(path);
+    }
+    for (const auto& p : paths) files.emplace_back(p.filename().string(), read_text(p.string()));
+  }
+  return files;
+}
+
 int dump_command(const Args& a) {
-  const lm::LanguageModel m = lm::load(a.get("weights", "web/model/tiny-lm.bin"));
+  const auto owned = model_files(a.get("weights", "web/model/tiny-lm.bin"));
+  std::vector<lm::ModelFile> files;
+  for (const auto& [name, bytes] : owned) files.push_back({name, bytes});
+  lab::ModelView view;
+  lab::State s;
+  s.view = lab::View::model;
+  s.model = lab::LanguageModelChoice::opened;
+  s.model_name = view.open(files).name;
+  view.update(s);
+  const lm::LanguageModel& m = *view.model();
   const std::vector<int> tokens = m.vocab.encode(a.get("text", ""));
   std::vector<std::pair<int, int>> heads;
   std::istringstream list(a.get("ablate", ""));
@@ -275,10 +305,9 @@ int dump_command(const Args& a) {
   json logits = json::array();
   for (Eigen::Index i = 0; i < r.logits.rows(); ++i)
     logits.push_back(std::vector<float>(r.logits.row(i).data(), r.logits.row(i).data() + r.logits.cols()));
-  json out{{"tokens", tokens}, {"maps", maps}, {"logits", logits}, {"loss", r.loss}};
+  json out{{"model", lab::model_json(m)}, {"tokens", tokens}, {"pieces", m.vocab.pieces(tokens)},
+           {"maps", maps}, {"logits", logits}, {"loss", r.loss}};
   // The view's numbers, from the state a link with the same keys makes.
-  lab::State s;
-  s.view = lab::View::model;
   s.text = a.get("text", "");
   s.ablate = heads;
   for (const std::string key : {"at", "target", "against", "edit"}) {
@@ -287,8 +316,7 @@ int dump_command(const Args& a) {
     const std::string note = lab::find_key(key)->read(s, reading);
     if (!note.empty() || reading.out_of_range) throw std::invalid_argument("--" + key + ": " + note);
   }
-  lab::ModelView view;
-  view.deliver("model/tiny-lm.bin", read_text(a.get("weights", "web/model/tiny-lm.bin")), "", "", s);  // as the lab's model
+  view.update(s);
   const json page = json::parse(view.json());
   for (const char* key : {"attribution", "attribution_error", "heads", "composition", "frobenius_random", "edit", "edit_error",
                           "scores"})

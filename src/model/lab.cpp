@@ -44,6 +44,23 @@ void Lab::set_state(State state, Change change) {
   if (state_.view == View::model) model_.update(state_);
 }
 
+const lm::LanguageModel& Lab::open_model(const std::vector<lm::ModelFile>& files) {
+  const lm::LanguageModel& m = model_.open(files);
+  State next = state_;
+  next.view = View::model;
+  next.model = LanguageModelChoice::opened;
+  next.model_name = m.name;
+  next.checkpoint = 0;
+  next.ablate.clear();
+  next.open_head.reset();
+  next.at = -1;
+  next.target.clear();
+  next.against.clear();
+  next.edit.reset();
+  set_state(std::move(next));
+  return m;
+}
+
 void Lab::practice_next() {
   // After the first question, the next is about the next query row that keeps two keys or more
   // (a row with one open key gives it weight 1, nothing to work out): a question about the

@@ -90,6 +90,11 @@ class Lab {
                        const std::string& error) {
     model_.deliver(name, weights, report, error, state_);
   }
+  // A model opened from its files (docs/your-model.md), then shown: view=model, model=NAME, the
+  // text kept and what named the earlier model's heads or characters dropped. Throws
+  // std::runtime_error naming the file and the problem; the state and the models kept are then
+  // as they were.
+  const lm::LanguageModel& open_model(const std::vector<lm::ModelFile>& files);
   // Its passes left pending by the last change (ModelView::pending()).
   void model_finish() { model_.finish(); }
   // Practice mode's questions (src/practice): the current one, a new one about what is on

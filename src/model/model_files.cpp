@@ -19,6 +19,9 @@ const WeightSource kOneLayer{"model/one-layer/tiny-lm.bin", "model/one-layer/rep
 
 const WeightSource& source_of(const State& s) { return s.model == LanguageModelChoice::one_layer ? kOneLayer : kModel; }
 
+// Where an opened model is kept among the files: apart from every path under the site.
+std::string opened_key(const std::string& name) { return "opened/" + name; }
+
 // The folder of a file's path under the site, with its slash ("model/one-layer/").
 std::string folder_of(const std::string& name) { return name.substr(0, name.rfind('/') + 1); }
 
@@ -63,7 +66,7 @@ void read_report(const std::string& text, Weights& w) {
 }  // namespace
 
 std::optional<WeightSource> ModelFiles::wanted(const State& s) const {
-  if (s.view != View::model) return std::nullopt;
+  if (s.view != View::model || s.model == LanguageModelChoice::opened) return std::nullopt;
   const auto asked = [&](const std::string& name) { return std::count(asked_.begin(), asked_.end(), name) > 0; };
   const WeightSource& source = source_of(s);
   if (!asked(source.weights)) return source;
@@ -101,8 +104,21 @@ void ModelFiles::deliver(const std::string& name, const std::string& bytes, cons
   files_[name] = std::move(w);
 }
 
+const lm::LanguageModel& ModelFiles::open(const std::vector<lm::ModelFile>& files) {
+  auto model = std::make_shared<const lm::LanguageModel>(lm::read_model(files));
+  Weights w;
+  w.name = model->name;
+  w.model = model;
+  Weights& kept = files_[opened_key(model->name)] = std::move(w);
+  not_opened_.erase(model->name);
+  return *kept.model;
+}
+
 std::shared_ptr<const lm::Circuits> ModelFiles::circuits(const Weights& w) {
-  Weights& at = files_.at(w.name);
+  // `w` is one of files_ (the site's path or an opened model's key): found by its address.
+  const auto it = std::find_if(files_.begin(), files_.end(), [&](const auto& f) { return &f.second == &w; });
+  if (it == files_.end()) return nullptr;  // not_opened_'s: no model
+  Weights& at = it->second;
   if (!at.circuits && at.model) at.circuits = std::make_shared<const lm::Circuits>(lm::circuits(*at.model));
   return at.circuits;
 }
@@ -112,7 +128,16 @@ const Weights* ModelFiles::find(const std::string& name) const {
   return it == files_.end() ? nullptr : &it->second;
 }
 
-const Weights* ModelFiles::model(const State& s) const { return find(source_of(s).weights); }
+const Weights* ModelFiles::model(const State& s) const {
+  if (s.model != LanguageModelChoice::opened) return find(source_of(s).weights);
+  if (const Weights* w = find(opened_key(s.model_name))) return w;
+  Weights& missing = not_opened_[s.model_name];
+  missing.name = s.model_name;
+  missing.error = i18n::format(tr("model=%s is a model opened from its files, which a link cannot carry: open them with "
+                                  "Open model… (or drop them on the lab)"),
+                               s.model_name.c_str());
+  return &missing;
+}
 
 const Checkpoint* ModelFiles::checkpoint(const State& s) const {
   const Weights* w = model(s);

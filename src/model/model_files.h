@@ -1,6 +1,7 @@
 // view=model's weight files (docs/model.md): the lab's language model, its one-layer twin
-// (model=one-layer), and the lab's model as it was along its training (checkpoint=, the files
-// its report's training.checkpoints lists). None is part of the app: the platform fetches each
+// (model=one-layer), the lab's model as it was along its training (checkpoint=, the files its
+// report's training.checkpoints lists), and the models a user opened from their own files
+// (model=NAME, docs/your-model.md). None is part of the app: the platform fetches each of the lab's
 // the first time the state wants it (wanted(), loading()) and hands it in (deliver()); a model's
 // checkpoints are all wanted as soon as the state names one, so that a slider over them moves
 // without waiting.
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "circuits.h"
+#include "format.h"
 #include "language_model.h"
 #include "state.h"
 
@@ -59,6 +61,10 @@ class ModelFiles {
   std::optional<WeightSource> wanted(const State& s) const;
   void loading(const std::string& weights) { asked_.push_back(weights); }
   void deliver(const std::string& name, const std::string& bytes, const std::string& report, const std::string& error);
+  // A model opened from its files (docs/your-model.md: Open model…, attentionLab.loadModel,
+  // the desktop's --model), kept under its name (model=NAME) beside any opened before; returns
+  // it. Throws std::runtime_error naming the file and the problem, and then keeps nothing.
+  const lm::LanguageModel& open(const std::vector<lm::ModelFile>& files);
 
   // The model the state shows (the lab's or the twin): nullptr until its file has come.
   const Weights* model(const State& s) const;
@@ -81,7 +87,9 @@ class ModelFiles {
  private:
   const Weights* find(const std::string& name) const;
   std::vector<std::string> asked_;
-  std::map<std::string, Weights> files_;
+  std::map<std::string, Weights> files_;  // by path under the site, and "opened/NAME"
+  // model=NAME without its files (a link cannot carry them): a model that failed, saying so.
+  mutable std::map<std::string, Weights> not_opened_;
 };
 
 }  // namespace lab

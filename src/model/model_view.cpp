@@ -17,13 +17,29 @@ namespace {
 using Json = nlohmann::json;
 
 // The period of a text typed twice with a space between, t + " " + t (what "Repeat my text"
-// makes): its length + 1; 0 for any other text.
-int repeat_period(const std::vector<int>& tokens, int space) {
-  const int n = int(tokens.size());
-  if (n < 3 || n % 2 == 0) return 0;
-  const int half = n / 2;
-  if (tokens[std::size_t(half)] != space) return 0;
-  return std::equal(tokens.begin(), tokens.begin() + half, tokens.begin() + half + 1) ? half + 1 : 0;
+// makes), in tokens: the second copy's (a character model's space and t; a BPE's " t", whose
+// space joins its first word); 0 for any other text, or where the copies' tokens differ past
+// the second copy's first.
+int repeat_period(const lm::LanguageModel& m, const std::string& text, const std::vector<int>& tokens) {
+  if (text.size() < 3 || text.size() % 2 == 0 || text[text.size() / 2] != ' ') return 0;
+  const std::string t = text.substr(0, text.size() / 2);
+  if (text.compare(t.size() + 1, t.size(), t) != 0) return 0;
+  const std::vector<int> first = m.vocab.encode(t);
+  const int n = int(tokens.size()), period = n - int(first.size());
+  if (period < 2 || period > n - 1 || !std::equal(first.begin(), first.end(), tokens.begin())) return 0;
+  for (int i = n - period + 1; i < n; ++i)
+    if (tokens[std::size_t(i)] != tokens[std::size_t(i - period)]) return 0;
+  return period;
+}
+
+// A BPE model's circuits are over the text's own tokens (its vocabulary is too large for a map
+// of every token): the first kTextTokens distinct ones, in order.
+constexpr int kTextTokens = 40;
+std::vector<int> distinct(const std::vector<int>& tokens) {
+  std::vector<int> out;
+  for (const int t : tokens)
+    if (int(out.size()) < kTextTokens && std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+  return out;
 }
 
 Json matrix_rows(const attn::Matrix& m) {
@@ -33,6 +49,21 @@ Json matrix_rows(const attn::Matrix& m) {
 }
 
 }  // namespace
+
+nlohmann::ordered_json model_json(const lm::LanguageModel& m) {
+  return {{"name", m.name},
+          {"format", m.format},
+          {"architecture", m.family},
+          {"layers", m.config.layers},
+          {"heads", m.config.heads},
+          {"d_model", m.config.d_model},
+          {"context", m.context()},
+          {"vocabulary", m.config.vocab},
+          {"tokenizer", m.vocab.kind()},
+          {"parameters", m.parameter_count()}};
+}
+
+const lm::LanguageModel& ModelView::open(const std::vector<lm::ModelFile>& files) { return files_.open(files); }
 
 void ModelView::deliver(const std::string& name, const std::string& weights, const std::string& report,
                         const std::string& error, const State& s) {
@@ -67,7 +98,8 @@ void ModelView::choose_weights(const State& s) {
   if (shown == shown_ && heads.size() == report_.size()) return;
   shown_ = shown;
   model_ = shown ? shown->model : nullptr;
-  circuits_ = shown ? files_.circuits(*shown) : nullptr;
+  base_circuits_ = shown ? files_.circuits(*shown) : nullptr;
+  circuits_ = base_circuits_;  // a BPE model's: over the text's tokens, in compute()
   report_ = heads;
   computed_ = false;
 }
@@ -120,15 +152,15 @@ void ModelView::compute(const State& s) {
   std::vector<int> tokens = m.vocab.encode(s.text);
   r.characters = int(tokens.size());
   if (int(tokens.size()) > m.context()) tokens.resize(std::size_t(m.context()));
-  for (const int t : tokens) {
-    r.tokens.push_back(m.vocab.text(t));
-    r.unknown += t == lm::Vocabulary::kUnknown;
-  }
+  r.tokens = m.vocab.pieces(tokens);
+  if (m.vocab.characters())
+    for (const int t : tokens) r.unknown += t == lm::Vocabulary::kUnknown;
   for (const auto& [layer, head] : s.ablate)
     (layer < m.config.layers && head < m.config.heads ? r.ablate : r.unknown_heads).emplace_back(layer, head);
   if (tokens.empty()) return;
   r.analysis = lm::analyse(m, tokens, lm::head_mask(m, r.ablate));
-  r.period = repeat_period(tokens, m.vocab.encode(" ").front());
+  if (m.vocab.bpe()) circuits_ = std::make_shared<const lm::Circuits>(lm::circuits(m, distinct(tokens), base_circuits_.get()));
+  r.period = int(tokens.size()) == r.characters ? repeat_period(m, s.text, tokens) : 0;
   if (r.period && int(tokens.size()) >= r.period + 2) r.copy = lm::copy_loss(r.analysis.loss, r.period);
   for (const attn::Matrix& map : r.analysis.maps) {
     r.previous_token.push_back(map.rows() > 1 ? lm::previous_token_score(map) : 0.0);
@@ -327,11 +359,19 @@ void ModelView::circuits_json(Json& out) const {
   if (r.attribution) {
     const lm::Attribution& a = *r.attribution;
     Json parts = Json::array({{{"part", "embedding"}, {"direct", a.embedding}, {"total", nullptr}}});
-    double sum = a.embedding;
-    for (int h = 0; h < m.head_count(); ++h) {
-      parts.push_back({{"part", head_name(m, h)}, {"direct", a.direct[std::size_t(h)]}, {"total", a.total[std::size_t(h)]}});
-      sum += a.direct[std::size_t(h)];
+    const auto part = [&](const std::string& name, double value) {
+      parts.push_back({{"part", name}, {"direct", value}, {"total", nullptr}});
+    };
+    std::size_t bias = 0, mlp = 0;
+    for (int layer = 0; layer < m.config.layers; ++layer) {
+      for (int h = layer * m.config.heads; h < (layer + 1) * m.config.heads; ++h)
+        parts.push_back({{"part", head_name(m, h)}, {"direct", a.direct[std::size_t(h)]}, {"total", a.total[std::size_t(h)]}});
+      if (r.analysis.attention_bias[std::size_t(layer)].size()) part(std::to_string(layer) + ".attn_bias", a.attention_bias[bias++]);
+      if (r.analysis.mlp[std::size_t(layer)].size()) part(std::to_string(layer) + ".mlp", a.mlp[mlp++]);
     }
+    if (!m.params.final_norm.empty()) part("final_ln_bias", a.final_bias);
+    if (m.params.unembed_bias.size()) part("unembed_bias", a.unembed_bias);
+    const double sum = a.sum();
     out["attribution"] = {{"position", a.position}, {"target", m.vocab.text(a.target)},
                           {"against", a.against >= 0 ? Json(m.vocab.text(a.against)) : Json(nullptr)},
                           {"value", a.value}, {"sum", sum}, {"parts", parts}};
@@ -375,11 +415,8 @@ std::string ModelView::json() {
   weights_json(out);
   const lm::LanguageModel& m = *model_;
   const Result& r = result_;
-  out["model"] = {{"layers", m.config.layers},
-                  {"heads", m.config.heads},
-                  {"context", m.context()},
-                  {"vocabulary", m.vocab.size()},
-                  {"uniform_loss", std::log(double(m.vocab.size()))}};
+  out["model"] = model_json(m);
+  out["model"]["uniform_loss"] = std::log(double(m.config.vocab));
   out["text"] = text_;
   out["characters"] = r.characters;
   out["unknown"] = r.unknown;

@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
+#include <nlohmann/json.hpp>
 
 #include "circuits.h"
 #include "head_scores.h"  // lm::CopyLoss
@@ -34,6 +34,10 @@
 #include "state.h"
 
 namespace lab {
+
+// What experiment() and loadModel() say of a model: {name, format, architecture, layers, heads,
+// d_model, context, vocabulary, tokenizer, parameters}.
+nlohmann::ordered_json model_json(const lm::LanguageModel& m);
 
 class ModelView {
  public:
@@ -56,6 +60,10 @@ class ModelView {
   // saying why.
   void deliver(const std::string& name, const std::string& weights, const std::string& report, const std::string& error,
                const State& s);
+  // A model opened from its files (ModelFiles::open): kept, and shown once update() sees a
+  // state naming it (model=NAME). Throws std::runtime_error naming the file and the problem,
+  // changing nothing.
+  const lm::LanguageModel& open(const std::vector<lm::ModelFile>& files);
   // The model the state shows (the lab's or the twin), once its file has come: its checkpoints,
   // and the one the state names (nullptr for none or one it did not keep, checkpoint_error()
   // saying why; loading while its file is on its way).
@@ -184,7 +192,8 @@ class ModelView {
   std::string checkpoint_error_;
   bool checkpoint_loading_ = false;
   std::shared_ptr<const lm::LanguageModel> model_;
-  std::shared_ptr<const lm::Circuits> circuits_;
+  std::shared_ptr<const lm::Circuits> circuits_;       // what the view shows
+  std::shared_ptr<const lm::Circuits> base_circuits_;  // the weights' own (a BPE's over single letters)
   std::vector<HeadReport> report_;
   std::string text_;  // what result_ was computed from
   std::vector<std::pair<int, int>> ablate_;

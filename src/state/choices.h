@@ -28,8 +28,9 @@ enum class Mode { explore, practice };  // practice: questions beside the walkth
 // view=pitfalls: the mistake shown beside the right result (experiments::pitfalls names its
 // cases the same way).
 enum class Pitfall { no_scaling, divide_by_dk, fill_minus_one, fill_zero, no_causal_mask, fully_masked_row };
-// view=model's weights: the lab's language model, or its one-layer twin (docs/model.md).
-enum class LanguageModelChoice { lab, one_layer };
+// view=model's weights: the lab's language model, its one-layer twin (docs/model.md), or a
+// model opened from its files (docs/your-model.md; a link writes its name, never "opened").
+enum class LanguageModelChoice { lab, one_layer, opened };
 
 // Every view, in the order the view selector lists them, with the title it shows.
 struct ViewRow {
@@ -93,7 +94,7 @@ struct Names<Pitfall> {
 };
 template <>
 struct Names<LanguageModelChoice> {
-  static constexpr const char* list[] = {"lab", "one-layer"};
+  static constexpr const char* list[] = {"lab", "one-layer", "opened"};
 };
 // A switch of a link: "0" or "1".
 template <>

@@ -400,9 +400,22 @@ const Key kKeys[] = {
      },
      [](const S& s) { return s.edit ? std::to_string(s.edit->first) + ":" + s.edit->second : std::string(); },
      changed<&S::edit>, keep<&S::edit>, false},
-    // view=model's weights (ModelFiles checks the step against the model's report).
-    {"model", [](S& s, R& r) { return read_name(r, s.model); }, name_text<&S::model>, changed<&S::model>,
-     keep<&S::model>, false},
+    // view=model's weights (ModelFiles checks the step against the model's report): "lab",
+    // "one-layer", or an opened model's name.
+    {"model",
+     [](S& s, R& r) {
+       s.model_name.clear();
+       if (r.value != name_of(LanguageModelChoice::opened) && read_name(r, s.model).empty()) return std::string();
+       const bool printable = std::all_of(r.value.begin(), r.value.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x20; });
+       if (r.value.empty() || r.value.size() > 200 || !printable)
+         return r.expected(N_("lab, one-layer, or the name of a model opened from its files"));
+       s.model = LanguageModelChoice::opened;
+       s.model_name = r.value;
+       return std::string();
+     },
+     [](const S& s) { return s.model == LanguageModelChoice::opened ? s.model_name : std::string(name_of(s.model)); },
+     [](const S& s, const S& base, bool all) { return changed<&S::model>(s, base, all) || s.model_name != base.model_name; },
+     keep<&S::model, &S::model_name>, false},
     {"checkpoint",
      [](S& s, R& r) {
        return r.whole(0, Limits::max_checkpoint, s.checkpoint) ? "" : r.expected(N_("a training step from 0 to %d"), Limits::max_checkpoint);

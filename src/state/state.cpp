@@ -18,11 +18,11 @@ auto tie(const State& s) {
   const auto& [preset, step, query, batch, view, kind, nq, nk, dk, dv, seed, scale, custom_scale, causal, pad, blocked, q,
                k, v, source, query_tokens, key_tokens, loaded_heads, head, project, dmodel, x, wq, wk, wv, theme, lang,
                density, mode, ask, figure, mult, row, pitfall, tile, heads, kv_heads, run, train, play, steps_per_frame,
-               vs, text, ablate, open_head, at, target, against, edit, model, checkpoint] = s;
+               vs, text, ablate, open_head, at, target, against, edit, model, model_name, checkpoint] = s;
   return std::tie(preset, step, query, batch, view, kind, nq, nk, dk, dv, seed, scale, custom_scale, causal, pad, blocked,
                   q, k, v, source, query_tokens, key_tokens, loaded_heads, head, project, dmodel, x, wq, wk, wv, theme,
                   lang, density, mode, ask, figure, mult, row, pitfall, tile, heads, kv_heads, run, train, play,
-                  steps_per_frame, vs, text, ablate, open_head, at, target, against, edit, model, checkpoint);
+                  steps_per_frame, vs, text, ablate, open_head, at, target, against, edit, model, model_name, checkpoint);
 }
 }  // namespace
 

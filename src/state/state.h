@@ -144,10 +144,13 @@ struct State {
   // view=model's changed letter on a text typed twice: the position in the first copy and the
   // character put there, or none.
   std::optional<std::pair<int, std::string>> edit;
-  // view=model's weights: the lab's model or its one-layer twin, and the step of the lab's
-  // model's training whose kept weights are shown (0: the trained model; which steps were kept
-  // is the model's report's to say, so the link checks only the form).
+  // view=model's weights: the lab's model, its one-layer twin, or a model opened from its files
+  // (docs/your-model.md) under its name (model_name; a link names it but cannot carry its
+  // files); and the step of the lab's model's training whose kept weights are shown (0: the
+  // trained model; which steps were kept is the model's report's to say, so the link checks
+  // only the form).
   LanguageModelChoice model = LanguageModelChoice::lab;
+  std::string model_name;  // model == opened: the opened model's name; "" otherwise
   int checkpoint = 0;
 
   int batches() const { return pad.empty() ? 1 : int(pad.size()); }

@@ -224,11 +224,29 @@ TEST(ModelViewCircuits, MovingTheChosenCharacterRunsNoPass) {
 
 TEST(ModelViewKeys, BadFormsAreIgnoredWithANoteNamingTheKey) {
   for (const char* link : {"at=x", "target=ab", "against=%C3", "edit=4", "edit=x:c", "edit=4:cd", "edit=-1:c",
-                           "model=two-layer", "checkpoint=-250", "checkpoint=1.5k"}) {
+                           "model=", "model=a%0Ab", "checkpoint=-250", "checkpoint=1.5k"}) {
     const auto r = lab::parse_fragment(std::string("view=model&") + link, lab::State());
     ASSERT_EQ(r.notes.size(), 1u) << link;
     EXPECT_NE(r.notes[0].find(std::string(link).substr(0, std::string(link).find('='))), std::string::npos) << r.notes[0];
   }
+}
+
+// model= names the lab's models, or else a model opened from its files, by its name; a link
+// writes the name back, never the files.
+TEST(ModelViewKeys, AModelOpenedFromItsFilesIsNamedInTheLink) {
+  const auto r = lab::parse_fragment("view=model&model=tiny%20gpt", lab::State());
+  EXPECT_TRUE(r.notes.empty());
+  EXPECT_EQ(r.state.model, lab::LanguageModelChoice::opened);
+  EXPECT_EQ(r.state.model_name, "tiny gpt");
+  EXPECT_NE(lab::to_fragment(r.state).find("model=tiny%20gpt"), std::string::npos) << lab::to_fragment(r.state);
+  const auto lab_model = lab::parse_fragment("view=model&model=one-layer", lab::State());
+  EXPECT_EQ(lab_model.state.model, lab::LanguageModelChoice::one_layer);
+  EXPECT_EQ(lab_model.state.model_name, "");
+  // Opened without its files, the view says why it has nothing to show.
+  lab::ModelView mv;
+  mv.update(r.state);
+  EXPECT_EQ(mv.status(), lab::ModelView::Status::failed);
+  EXPECT_NE(mv.error().find("a link cannot carry"), std::string::npos) << mv.error();
 }
 
 }  // namespace
