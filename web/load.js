@@ -1,10 +1,15 @@
-// Bringing your own data (docs/loading-data.md): a request in the contract's JSON format
-// (docs/contract.md) or NumPy .npy files, opened with the page's file button, dropped on the
-// canvas, or passed by a script. Everything is read in the page; nothing is uploaded.
-// page.js calls attentionLabLoad(Module, api, call) once, before the app loads; it adds:
+// Bringing your own data (docs/loading-data.md) and your own model (docs/your-model.md): a
+// request in the contract's JSON format (docs/contract.md) or NumPy .npy files, and a model's
+// files, opened with the page's file buttons, dropped on the canvas, or passed by a script.
+// Everything is read in the page; nothing is uploaded. page.js calls
+// attentionLabLoad(Module, api, call) once, before the app loads; it adds:
 //
 //   attentionLab.load(request[, {tokens, head, name}])  -> {notes: [...]} or {error: "..."}
 //   attentionLab.loadFiles(files)                       -> a promise of the same
+//   attentionLab.loadModel(files)                       -> a promise of {name, format, architecture,
+//                                                          layers, heads, d_model, context,
+//                                                          vocabulary, tokenizer, parameters},
+//                                                          rejected with an Error naming the file
 //
 // The request (an object or JSON text; or {"request": ..., "tokens": ..., "head": ...}) is
 // parsed and checked in C++ by the contract's parser, then mapped onto the walkthrough
@@ -150,16 +155,58 @@ window.attentionLabLoad = function (Module, api, call) {
     }
   }
   // Reading and checking large files takes seconds: the message says so meanwhile.
-  api.loadFiles = async files => {
+  function busy(files) {
     message.textContent = Module.labText('Reading %s…').replace('%s', Array.from(files || [], f => f.name).join(', '));
     message.classList.remove('error');
     message.classList.add('busy');
     message.hidden = false;
+  }
+  api.loadFiles = async files => {
+    busy(files);
     return show(await loadFiles(files));
   };
 
-  // [the page] the file button, drops on the canvas, and the answer beside the button.
+  // [models] A model's files (Files, or {name, data} with an ArrayBuffer): copied into the app's
+  // heap, recognised and checked there (src/lm/formats), and shown in view=model.
+  async function loadModel(fileList) {
+    if (!Module.calledRun) throw new Error('attentionLab.loadModel: the app has not loaded yet (await attentionLab.ready)');
+    const files = Array.from(fileList || []);
+    if (!files.length) throw new Error('files: none given (a model\'s files: docs/your-model.md)');
+    const listed = [];
+    try {
+      for (const f of files) {
+        if (!f || typeof f.name !== 'string') throw new Error('files: each must be a File or {name, data}');
+        const bytes = new Uint8Array(f.data ?? await f.arrayBuffer());
+        const ptr = Module._malloc(Math.max(1, bytes.length));
+        if (!ptr) throw new Error(`${f.name}: ${bytes.length} bytes do not fit in this page's memory`);
+        Module.HEAPU8.set(bytes, ptr);  // the heap after the malloc, which may have grown it
+        listed.push({ name: f.name, ptr, size: bytes.length });
+      }
+    } catch (e) {
+      listed.forEach(f => Module._free(f.ptr));
+      throw e;
+    }
+    const result = JSON.parse(call('lab_open_model', JSON.stringify(listed)));  // frees the buffers
+    if (result.error) throw new Error(result.error);
+    return result.model;
+  }
+  api.loadModel = async files => {
+    busy(files);
+    try {
+      const m = await loadModel(files);
+      show({ notes: [Module.labText('Opened %s').replace('%s', m.name)] });
+      return m;
+    } catch (e) {
+      show({ error: e.message });
+      throw e;
+    }
+  };
+  // A drop holding a model file goes to loadModel, any other to loadFiles.
+  const isModel = files => Array.from(files).some(f => /\.(safetensors|bin|pt)$/i.test(f.name));
+
+  // [the page] the file buttons, drops on the canvas, and the answer beside the buttons.
   const input = document.getElementById('load-input');
+  const modelInput = document.getElementById('model-input');
   const message = document.getElementById('load-message');
   // What a load says about the data shown then goes by itself after a few seconds, and at once
   // when the state changes (another head, step or edit): it never describes what is no longer
@@ -190,8 +237,11 @@ window.attentionLabLoad = function (Module, api, call) {
   // The app's "Open data…" (its inputs' Example section, a phone's ☰ menu) opens the chooser;
   // the page's own label stays for the keyboard, shown when it has the focus. An instance
   // embedded in a lesson takes drops only.
-  if (window.parent !== window) input.parentElement.hidden = true;
-  else Module.labOpenData = () => input.click();
+  if (window.parent !== window) input.parentElement.hidden = modelInput.parentElement.hidden = true;
+  else {
+    Module.labOpenData = () => input.click();
+    Module.labOpenModel = () => modelInput.click();
+  }
   message.addEventListener('click', () => { message.hidden = true; });
   input.addEventListener('change', async () => {
     await api.loadFiles(input.files);
@@ -200,9 +250,15 @@ window.attentionLabLoad = function (Module, api, call) {
   Module.canvas.addEventListener('dragover', event => {
     if (event.dataTransfer && Array.from(event.dataTransfer.types).includes('Files')) event.preventDefault();
   });
+  modelInput.addEventListener('change', async () => {
+    await api.loadModel(modelInput.files).catch(() => {});  // the message says why
+    modelInput.value = '';
+  });
   Module.canvas.addEventListener('drop', event => {
     if (!event.dataTransfer || !event.dataTransfer.files.length) return;
     event.preventDefault();
-    api.loadFiles(event.dataTransfer.files);
+    const files = event.dataTransfer.files;
+    if (isModel(files)) api.loadModel(files).catch(() => {});
+    else api.loadFiles(files);
   });
 };

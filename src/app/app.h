@@ -20,6 +20,7 @@ struct Options {
   std::string state;
   std::string screenshot;
   std::string export_kind;  // png, csv or json: the Export menu's file, into the working directory
+  std::vector<std::string> model;  // --model: a model's files and folders, opened at start (docs/your-model.md)
   int frames = 3;
   int width = 1280, height = 800;
 };

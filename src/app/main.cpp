@@ -1,6 +1,6 @@
 // attention-lab: the GLFW main loop for the desktop (OpenGL 3.3) and the browser (WebGL2),
 // one main for both. Natively:
-//   attention-lab [--state "preset=causal-3x2&step=softmax"] [--size 1280x800]
+//   attention-lab [--state "preset=causal-3x2&step=softmax"] [--size 1280x800] [--model PATH…]
 //                 [--screenshot FILE [--frames N]] [--export png|csv|json [--frames N]]
 // In the browser the state comes from the URL fragment and the page API (page_api.cpp). The
 // app's state and its changes: app.h.
@@ -22,6 +22,9 @@
 #include "accessibility.h"
 #include "allocator.h"
 #include "app.h"
+#ifndef __EMSCRIPTEN__
+#include "model_paths.h"
+#endif
 #include "gl.h"
 #include "heatmap.h"
 #include "i18n.h"
@@ -66,8 +69,9 @@ void wake_on_input(GLFWwindow* window) {
 
 void usage() {
   std::fprintf(stderr,
-               "usage: attention-lab [--state FRAGMENT] [--size WxH] [--screenshot FILE | --export KIND] [--frames N]\n"
+               "usage: attention-lab [--state FRAGMENT] [--size WxH] [--model PATH...] [--screenshot FILE | --export KIND] [--frames N]\n"
                "  --state       a URL fragment, e.g. \"preset=causal-3x2&step=softmax&query=2\"\n"
+               "  --model       a model's files or their folder (docs/your-model.md), shown in view=model\n"
                "  --screenshot  render N frames (default 3), write the window to FILE (PNG), exit\n"
                "  --export      render N frames, save the Export menu's png, csv or json file here, exit\n");
 }
@@ -83,6 +87,9 @@ bool parse_args(int argc, char** argv, Options& o) {
       if (o.export_kind != "png" && o.export_kind != "csv" && o.export_kind != "json") return false;
     }
     else if (arg == "--frames" && has_value) o.frames = std::max(1, std::atoi(argv[++i]));
+    else if (arg == "--model" && has_value) {
+      while (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) o.model.push_back(argv[++i]);
+    }
     else if (arg == "--size" && has_value) {
       if (std::sscanf(argv[++i], "%dx%d", &o.width, &o.height) != 2 || o.width < 200 || o.height < 200) return false;
     } else return false;
@@ -162,6 +169,7 @@ void carry_out(App& app, const ui::Request& request) {
                  [](const r::OpenLab& o) { page::open_lab(o.fragment); },
                  [](const r::OpenLesson& o) { page::open_lesson(o.lang.c_str()); },
                  [](const r::OpenData&) { page::open_data(); },
+                 [](const r::OpenModel&) { page::open_model(); },
                  [&app](const r::History& h) { step_history(app, h.steps); },
                  [&app](const r::TrainStep&) { app.lab.train_step(); },
                  [&app](const r::TrainReset&) { app.lab.train_reset(); },
@@ -480,6 +488,15 @@ int main(int argc, char** argv) {
 #else
   ImGui_ImplOpenGL3_Init("#version 330");
   apply_fragment(app, app.options.state, true);
+  if (!app.options.model.empty()) {
+    try {
+      app.lab.open_model(lm::read_paths(app.options.model).files());
+      app.ui.history.restart();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "attention-lab: --model: %s\n", e.what());
+      return 2;
+    }
+  }
   // Idle, the loop sleeps until an event (or a second passes: the system's theme may change).
   while (!glfwWindowShouldClose(app.window)) {
     if (app.pending > 0 || animating(app)) glfwPollEvents();

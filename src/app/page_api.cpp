@@ -6,6 +6,7 @@
 #include <emscripten/html5.h>
 #include <malloc.h>
 
+#include <cstdint>
 #include <cstdlib>
 
 #include <string>
@@ -128,6 +129,33 @@ PAGE_API void lab_model(const char* name, unsigned char* bytes, int size, const 
   const std::string weights(reinterpret_cast<const char*>(bytes), bytes ? std::size_t(size) : 0);
   std::free(bytes);
   model_arrived(*g_app, name, weights, report, error);
+}
+
+// attentionLab.loadModel (web/load.js): a model's files, each copied into the heap by the page
+// and listed in `files` as [{name, ptr, size}] (freed here once read), opened and shown
+// (Lab::open_model: view=model, the text kept), one step of the history. Returns {"model": {…}} (model_json) or
+// {"error": "…"} naming the file and the problem; an error changes nothing.
+PAGE_API const char* lab_open_model(const char* files) {
+  static std::string text;
+  std::vector<lm::ModelFile> read;
+  std::vector<void*> buffers;
+  for (const nlohmann::json& f : nlohmann::json::parse(files)) {
+    char* bytes = reinterpret_cast<char*>(std::uintptr_t(f.at("ptr").get<double>()));
+    buffers.push_back(bytes);
+    read.push_back({f.at("name").get<std::string>(), std::string_view(bytes, f.at("size").get<std::size_t>())});
+  }
+  try {
+    const lab::State before = g_app->lab.state();
+    text = nlohmann::json{{"model", lab::model_json(g_app->lab.open_model(read))}}.dump();
+    // Undo goes back to the model shown before; the opened one stays, for Redo or its button.
+    g_app->ui.history.record(before, g_app->lab.state(), false);
+    publish_change(*g_app);
+  } catch (const std::exception& e) {
+    text = nlohmann::json{{"error", e.what()}}.dump();
+  }
+  for (void* b : buffers) std::free(b);
+  wake();
+  return text.c_str();
 }
 
 // [SECTION] the page's words (page-tools.js, page.js, load.js)

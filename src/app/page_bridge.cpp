@@ -123,6 +123,7 @@ void open_lesson(const char* lang) {
 // load.js: the page's file chooser, on a page of its own (an embedded instance takes drops only).
 bool has_open_data() { return EM_ASM_INT({ return Module.labOpenData ? 1 : 0; }) != 0; }
 void open_data() { EM_ASM({ if (Module.labOpenData) Module.labOpenData(); }); }
+void open_model() { EM_ASM({ if (Module.labOpenModel) Module.labOpenModel(); }); }
 
 void send_table(const ui::StageTable& t) {
   const std::string text = nlohmann::json{{"caption", t.caption}, {"columns", t.columns}, {"rows", t.rows},

@@ -76,6 +76,8 @@ void open_lesson(const char* lang);
 // "Open data…": the page's file chooser, where it offers one (has_open_data()).
 bool has_open_data();
 void open_data();
+// "Open model…": the page's chooser of a model's files (load.js; offered where has_open_data()).
+void open_model();
 // The screen-reader mirror of the current stage, and an announcement of the focused cell.
 void send_table(const ui::StageTable& table);
 void announce(const std::string& text);

@@ -72,6 +72,7 @@ void open_lesson(const char*) {}
 
 bool has_open_data() { return false; }  // the desktop program takes its data from --state and the CLI
 void open_data() {}
+void open_model() {}  // the desktop program opens a model from --model
 
 void send_table(const ui::StageTable&) {}
 void announce(const std::string&) {}

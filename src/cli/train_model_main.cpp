@@ -32,6 +32,7 @@
 #include "allocator.h"
 #include "keys.h"
 #include "measure.h"
+#include "model_paths.h"
 #include "model_view.h"
 #include "trainer.h"
 #include "lab_file.h"
@@ -255,34 +256,17 @@ int report_command(const Args& a) {
   return 0;
 }
 
-// --weights' files: a comma-separated list of files and folders (a folder: every file in it).
-std::vector<std::pair<std::string, std::string>> model_files(const std::string& list) {
-  std::vector<std::pair<std::string, std::string>> files;
-  std::istringstream items(list);
-  for (std::string item; std::getline(items, item, ',');) {
-    const std::filesystem::path path(item);
-    std::vector<std::filesystem::path> paths;
-    if (std::filesystem::is_directory(path)) {
-      for (const auto& entry : std::filesystem::directory_iterator(path))
-        if (entry.is_regular_file()) paths.push_back(entry.path());
-      std::sort(paths.begin(), paths.end());
-    } else {
-      paths.push_back(path);
-    }
-    for (const auto& p : paths) files.emplace_back(p.filename().string(), read_text(p.string()));
-  }
-  return files;
-}
-
 int dump_command(const Args& a) {
-  const auto owned = model_files(a.get("weights", "web/model/tiny-lm.bin"));
-  std::vector<lm::ModelFile> files;
-  for (const auto& [name, bytes] : owned) files.push_back({name, bytes});
+  // --weights: a comma-separated list of files and folders.
+  std::vector<std::string> paths;
+  std::istringstream items(a.get("weights", "web/model/tiny-lm.bin"));
+  for (std::string item; std::getline(items, item, ',');) paths.push_back(item);
+  const lm::PathFiles files = lm::read_paths(paths);
   lab::ModelView view;
   lab::State s;
   s.view = lab::View::model;
   s.model = lab::LanguageModelChoice::opened;
-  s.model_name = view.open(files).name;
+  s.model_name = view.open(files.files()).name;
   view.update(s);
   const lm::LanguageModel& m = *view.model();
   const std::vector<int> tokens = m.vocab.encode(a.get("text", ""));

@@ -83,7 +83,8 @@ std::vector<int> readable_tokens(const Tokenizer& v) {
   for (const std::uint32_t cp : decode_utf8("abcdefghijklmnopqrstuvwxyz \u00e1\u00e9\u00ed\u00f3\u00fa\u00f1\u00fc")) {
     // Each character on its own: a BPE's token for it where it has one.
     const std::vector<int> t = v.encode(encode_utf8(cp));
-    if (t.size() == 1 && (v.bpe() || t.front() != Vocabulary::kUnknown)) tokens.push_back(t.front());
+    const bool unknown = v.characters() && v.characters()->has_unknown_token() && t.size() == 1 && t.front() == Vocabulary::kUnknown;
+    if (t.size() == 1 && !unknown) tokens.push_back(t.front());
   }
   return tokens;
 }

@@ -54,7 +54,8 @@ std::string encode_utf8(std::uint32_t cp) {
   return s;
 }
 
-Vocabulary::Vocabulary(const std::vector<std::string>& chars) : chars_(chars) {
+Vocabulary::Vocabulary(const std::vector<std::string>& chars, bool unknown_token)
+    : chars_(chars), first_(unknown_token ? 1 : 0) {
   for (std::size_t i = 0; i < chars.size(); ++i) {
     const std::vector<std::uint32_t> cps = decode_utf8(chars[i]);
     if (cps.size() != 1 || cps[0] == kInvalid)
@@ -69,7 +70,7 @@ Vocabulary::Vocabulary(const std::vector<std::string>& chars) : chars_(chars) {
     if (!sorted.empty() && sorted.back() == code_points_[i])
       throw std::invalid_argument("vocabulary[" + std::to_string(i) + "]: the character appears twice");
     sorted.push_back(code_points_[i]);
-    tokens_.push_back(i + 1);
+    tokens_.push_back(i + first_);
   }
   code_points_ = std::move(sorted);
 }
@@ -88,14 +89,15 @@ Vocabulary Vocabulary::from_corpus(const std::string& corpus, const std::string&
 
 const std::string& Vocabulary::text(int token) const {
   static const std::string unknown = kUnknownText;
-  return token >= 1 && token <= int(chars_.size()) ? chars_[token - 1] : unknown;
+  return token >= first_ && token < size() ? chars_[std::size_t(token - first_)] : unknown;
 }
 
 std::vector<int> Vocabulary::encode(const std::string& text) const {
   std::vector<int> out;
   for (std::uint32_t cp : decode_utf8(text)) {
     const auto it = std::lower_bound(code_points_.begin(), code_points_.end(), cp);
-    out.push_back(it != code_points_.end() && *it == cp ? tokens_[it - code_points_.begin()] : kUnknown);
+    if (it != code_points_.end() && *it == cp) out.push_back(tokens_[std::size_t(it - code_points_.begin())]);
+    else if (first_ == 1) out.push_back(kUnknown);
   }
   return out;
 }

@@ -114,6 +114,13 @@ const lm::LanguageModel& ModelFiles::open(const std::vector<lm::ModelFile>& file
   return *kept.model;
 }
 
+std::vector<std::string> ModelFiles::opened() const {
+  std::vector<std::string> names;
+  for (const auto& [key, w] : files_)
+    if (key.rfind(opened_key(""), 0) == 0) names.push_back(w.name);
+  return names;
+}
+
 std::shared_ptr<const lm::Circuits> ModelFiles::circuits(const Weights& w) {
   // `w` is one of files_ (the site's path or an opened model's key): found by its address.
   const auto it = std::find_if(files_.begin(), files_.end(), [&](const auto& f) { return &f.second == &w; });

@@ -65,6 +65,8 @@ class ModelFiles {
   // the desktop's --model), kept under its name (model=NAME) beside any opened before; returns
   // it. Throws std::runtime_error naming the file and the problem, and then keeps nothing.
   const lm::LanguageModel& open(const std::vector<lm::ModelFile>& files);
+  // The names of the models opened, in the order of their names.
+  std::vector<std::string> opened() const;
 
   // The model the state shows (the lab's or the twin): nullptr until its file has come.
   const Weights* model(const State& s) const;

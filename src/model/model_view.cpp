@@ -153,8 +153,10 @@ void ModelView::compute(const State& s) {
   r.characters = int(tokens.size());
   if (int(tokens.size()) > m.context()) tokens.resize(std::size_t(m.context()));
   r.tokens = m.vocab.pieces(tokens);
-  if (m.vocab.characters())
+  if (const lm::Vocabulary* chars = m.vocab.characters(); chars && chars->has_unknown_token())
     for (const int t : tokens) r.unknown += t == lm::Vocabulary::kUnknown;
+  else if (chars)  // left out of the tokens
+    r.unknown = int(lm::decode_utf8(s.text).size()) - r.characters;
   for (const auto& [layer, head] : s.ablate)
     (layer < m.config.layers && head < m.config.heads ? r.ablate : r.unknown_heads).emplace_back(layer, head);
   if (tokens.empty()) return;
@@ -200,7 +202,10 @@ namespace {
 // The model's token for a character of the state (target, against, edit's), or why not.
 int token_of(const lm::LanguageModel& m, const char* key, const std::string& character) {
   const std::vector<int> t = m.vocab.encode(character);
-  if (t.size() != 1 || (t[0] == lm::Vocabulary::kUnknown && character != lm::Vocabulary::kUnknownText))
+  const lm::Vocabulary* chars = m.vocab.characters();
+  const bool unknown = chars && chars->has_unknown_token() && t.size() == 1 && t[0] == lm::Vocabulary::kUnknown &&
+                       character != lm::Vocabulary::kUnknownText;
+  if (t.size() != 1 || unknown)
     throw std::invalid_argument(i18n::format(tr("%s=%s is not one of the model's characters"), key, character.c_str()));
   return t[0];
 }

@@ -64,6 +64,7 @@ class ModelView {
   // state naming it (model=NAME). Throws std::runtime_error naming the file and the problem,
   // changing nothing.
   const lm::LanguageModel& open(const std::vector<lm::ModelFile>& files);
+  std::vector<std::string> opened() const { return files_.opened(); }
   // The model the state shows (the lab's or the twin), once its file has come: its checkpoints,
   // and the one the state names (nullptr for none or one it did not keep, checkpoint_error()
   // saying why; loading while its file is on its way).

@@ -24,7 +24,8 @@ struct OpenLab {  // a figure's "Open in the full lab": the page at this fragmen
 struct OpenLesson {  // the header's "Lesson", in this language ("en", "es")
   std::string lang;
 };
-struct OpenData {};  // "Open data…": the page's file chooser
+struct OpenData {};   // "Open data…": the page's file chooser
+struct OpenModel {};  // "Open model…": the page's chooser of a model's files (docs/your-model.md)
 
 // [SECTION] to the app (its runs, history and practice session)
 struct History {  // undo (negative) or redo steps, from the header's buttons and the keys
@@ -43,7 +44,7 @@ struct DrawAgain {};
 
 }  // namespace request
 
-using Request = std::variant<request::Export, request::OpenLab, request::OpenLesson, request::OpenData,
+using Request = std::variant<request::Export, request::OpenLab, request::OpenLesson, request::OpenData, request::OpenModel,
                              request::History, request::TrainStep, request::TrainReset, request::MeasureAgain,
                              request::PracticeNext, request::PracticeAnswer, request::DrawAgain>;
 

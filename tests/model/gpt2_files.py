@@ -280,3 +280,13 @@ def write_llmc(folder, c, w, dtype="float32"):
         for token, i in by_id:
             b = token.encode() if token == "<|endoftext|>" else bytes(decoder[ch] for ch in token)
             f.write(struct.pack("<B", len(b)) + b)
+
+
+if __name__ == "__main__":
+    # For the browser tests: python3 gpt2_files.py OUT [layers heads d_model dtype]
+    import sys
+    out = sys.argv[1]
+    layers, heads, d = (int(x) for x in (sys.argv[2:5] if len(sys.argv) > 4 else (2, 4, 32)))
+    dtype = sys.argv[5] if len(sys.argv) > 5 else "F32"
+    config = Config(layers=layers, heads=heads, d_model=d, seed=11)
+    write_hugging_face(out, config, make_weights(config), dtype)

@@ -1,5 +1,6 @@
 #include "tokenizer_files.h"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
@@ -82,6 +83,19 @@ Tokenizer hugging_face_tokenizer(const std::vector<ModelFile>& files) {
   }
   const ModelFile* vocab = find_file(files, "vocab.json");
   const ModelFile* merges_file = find_file(files, "merges.txt");
+  if (vocab && !merges_file) {
+    // A character vocabulary (nanoGPT's export from meta.pkl): every token one character.
+    const json chars = parse_json(*vocab);
+    int unused = -1;
+    const std::vector<std::string> tokens = by_id(chars, vocab->name, unused);
+    if (std::all_of(tokens.begin(), tokens.end(), [](const std::string& t) { return decode_utf8(t).size() == 1; })) {
+      try {
+        return Tokenizer(Vocabulary(tokens, false));
+      } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(vocab->name + ": " + e.what());
+      }
+    }
+  }
   if (!vocab || !merges_file)
     throw std::runtime_error(std::string(vocab ? "merges.txt" : "vocab.json") +
                              ": missing: the model's tokenizer is tokenizer.json, or vocab.json with merges.txt");

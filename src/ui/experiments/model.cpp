@@ -121,6 +121,13 @@ void intro(const lab::Lab& lab) {
               "character at a time."));
     return;
   }
+  if (m->family != "lab") {
+    notice(i18n::format(tr("A model you opened from its files: %s. Type your own text: every head's map shows, for "
+                           "each token (a row), how much it looks at each token before it (a column)."),
+                        m->name.c_str())
+               .c_str());
+    return;
+  }
   const std::string layers = m->config.layers == 1 ? std::string(tr("one layer"))
                                                    : i18n::format(tr("%d layers"), m->config.layers);
   notice(i18n::format(tr("A tiny language model the lab trained on its own English and Spanish text: %s of %d "
@@ -187,18 +194,24 @@ void loss_strip(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::ModelView::Result& r = lab.model().result();
   if (r.tokens.empty()) return;
   heading(tr("How surprised the model was"));
-  notice(tr("Each character is coloured by the model's loss on it, −log p of that character given the ones before "
-            "it (the stronger the colour, the more surprised; the first has nothing before it). Click or tap a "
-            "character to choose it."));
+  const bool tokens = by_token(lab);
+  notice(tokens ? tr("Each token (the tokenizer's pieces of your text; ␣ a space) is coloured by the model's loss on "
+                     "it, −log p of that token given the ones before it (the stronger the colour, the more surprised; "
+                     "the first has nothing before it). Click or tap a token to choose it.")
+                : tr("Each character is coloured by the model's loss on it, −log p of that character given the ones "
+                     "before it (the stronger the colour, the more surprised; the first has nothing before it). Click "
+                     "or tap a character to choose it."));
   const int clicked = text_strip("loss", r.tokens, [&](int i) {
     return i == 0 ? -1.0f : std::min(1.0f, float(r.analysis.loss[std::size_t(i - 1)]) / kLossScale);
   }, chosen_character(lab));
   if (clicked >= 0) next.at = clicked == chosen_character(lab) ? -1 : clicked;
-  std::string mean = i18n::format(tr("Mean loss: %s nats a character."),
+  std::string mean = i18n::format(tokens ? tr("Mean loss: %s nats a token.") : tr("Mean loss: %s nats a character."),
                                   r.analysis.loss.empty() ? "—" : text::fixed(r.analysis.mean_loss(), 2).c_str());
   if (r.copy)
-    mean += " " + i18n::format(tr("Typed twice: %s on the first copy, %s on the second (each copy's first character "
-                                  "left out)."),
+    mean += " " + i18n::format(tokens ? tr("Typed twice: %s on the first copy, %s on the second (each copy's first "
+                                           "token left out).")
+                                      : tr("Typed twice: %s on the first copy, %s on the second (each copy's first "
+                                           "character left out)."),
                                text::fixed(r.copy->first, 2).c_str(), text::fixed(r.copy->second, 2).c_str());
   text_wrapped(mean);
   head_switches(lab, next);
@@ -211,13 +224,15 @@ void predictions(const lab::Lab& lab) {
   if (r.tokens.empty()) return;
   const int n = int(r.tokens.size());
   const int at = chosen_character(lab) >= 0 ? chosen_character(lab) : n - 1;
-  heading(i18n::format(tr("What comes after character %d, \"%s\""), at, shown(r.tokens[std::size_t(at)])).c_str());
+  heading(i18n::format(by_token(lab) ? tr("What comes after token %d, \"%s\"") : tr("What comes after character %d, \"%s\""),
+                       at, shown(r.tokens[std::size_t(at)]).c_str())
+              .c_str());
   const float scale = ui_scale(), bar_max = std::min(ImGui::GetContentRegionAvail().x * 0.5f, 240 * scale);
   const Palette& p = palette();
   for (const lab::ModelView::Prediction& guess : mv.top(at, 5)) {
     const std::string& token = mv.model()->vocab.text(guess.token);
     ImGui::PushFont(fonts().mono);
-    ImGui::TextUnformatted(shown(token));
+    ImGui::TextUnformatted(shown(token).c_str());
     ImGui::PopFont();
     ImGui::SameLine(3 * ImGui::GetFontSize());
     const ImVec2 at_bar = ImGui::GetCursorScreenPos();
@@ -245,43 +260,54 @@ int text_strip(const char* id, const std::vector<std::string>& tokens, const std
                int chosen) {
   ImGui::PushID(id);
   ImGui::PushFont(fonts().mono);
-  const float cell = ImGui::CalcTextSize("M").x + 6 * ui_scale();
+  const float pad = 6 * ui_scale(), cell = ImGui::CalcTextSize("M").x + pad;
   const float line = ImGui::GetTextLineHeight() + 6 * ui_scale();
   const float width = std::max(cell, ImGui::GetContentRegionAvail().x);
-  const int per_line = std::max(1, int(width / cell));
-  const int lines = (int(tokens.size()) + per_line - 1) / per_line;
+  // Each token's cell, as wide as its text (a character's: one cell), the lines filled in turn.
+  std::vector<std::string> labels;
+  std::vector<ImVec4> cells;  // x, y, width, line index
+  float x = 0, widest = 0;
+  int lines = 1;
+  for (const std::string& t : tokens) {
+    labels.push_back(shown(t));
+    const float w = std::max(cell, ImGui::CalcTextSize(labels.back().c_str()).x + pad);
+    if (x > 0 && x + w > width) x = 0, ++lines;
+    cells.push_back(ImVec4(x, float(lines - 1) * line, w, float(lines - 1)));
+    x += w;
+    widest = std::max(widest, x);
+  }
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   input::next_item(input::ItemKind::heatmap, id);
-  ImGui::InvisibleButton("strip", ImVec2(per_line * cell, std::max(1, lines) * line));
-  {  // its lines of characters, as layout() reports a heatmap's row labels
+  ImGui::InvisibleButton("strip", ImVec2(std::max(cell, widest), float(lines) * line));
+  {  // its lines of tokens, as layout() reports a heatmap's row labels
     std::vector<std::string> shown_lines(static_cast<std::size_t>(lines));
-    for (int i = 0; i < int(tokens.size()); ++i) shown_lines[std::size_t(i / per_line)] += shown(tokens[std::size_t(i)]);
+    for (std::size_t i = 0; i < labels.size(); ++i) shown_lines[std::size_t(cells[i].w)] += labels[i];
     input::describe_heatmap(ImGui::GetID("strip"), 0, shown_lines, {});
   }
   int clicked = -1;
   if (ImGui::IsItemClicked()) {
-    const ImVec2 m = ImGui::GetIO().MousePos;
-    const int col = int((m.x - origin.x) / cell), row = int((m.y - origin.y) / line);
-    const int i = row * per_line + col;
-    if (col >= 0 && col < per_line && i >= 0 && i < int(tokens.size())) clicked = i;
+    const ImVec2 m(ImGui::GetIO().MousePos.x - origin.x, ImGui::GetIO().MousePos.y - origin.y);
+    for (std::size_t i = 0; i < cells.size(); ++i)
+      if (m.x >= cells[i].x && m.x < cells[i].x + cells[i].z && m.y >= cells[i].y && m.y < cells[i].y + line) clicked = int(i);
   }
   const Palette& p = palette();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   for (int i = 0; i < int(tokens.size()); ++i) {
-    const ImVec2 a(origin.x + float(i % per_line) * cell, origin.y + float(i / per_line) * line);
-    const ImVec2 b(a.x + cell - 1, a.y + line - 1);
+    const ImVec4& c = cells[std::size_t(i)];
+    const ImVec2 a(origin.x + c.x, origin.y + c.y);
+    const ImVec2 b(a.x + c.z - 1, a.y + line - 1);
     const float v = strength(i);
     if (v >= 0) {
-      ImVec4 c = p.accent;
-      c.w = 0.08f + 0.92f * v;
-      draw->AddRectFilled(a, b, ImGui::ColorConvertFloat4ToU32(c));
+      ImVec4 fill = p.accent;
+      fill.w = 0.08f + 0.92f * v;
+      draw->AddRectFilled(a, b, ImGui::ColorConvertFloat4ToU32(fill));
     }
-    const char* character = shown(tokens[std::size_t(i)]);
+    const char* label = labels[std::size_t(i)].c_str();
     // Dark cells take light text.
     const ImU32 ink = v > 0.55f ? IM_COL32(255, 255, 255, 255) : text;
-    const ImVec2 size = ImGui::CalcTextSize(character);
-    draw->AddText(ImVec2(a.x + (cell - size.x) / 2, a.y + (line - size.y) / 2), ink, character);
+    const ImVec2 size = ImGui::CalcTextSize(label);
+    draw->AddText(ImVec2(a.x + (c.z - size.x) / 2, a.y + (line - size.y) / 2), ink, label);
     if (i == chosen) draw->AddRect(a, b, ImGui::ColorConvertFloat4ToU32(p.accent), 0, 0, 2 * ui_scale());
   }
   ImGui::PopFont();
@@ -289,7 +315,17 @@ int text_strip(const char* id, const std::vector<std::string>& tokens, const std
   return clicked;
 }
 
-const char* shown(const std::string& token) { return token == " " ? "␣" : token == "\n" ? "↵" : token.c_str(); }
+bool by_token(const lab::Lab& lab) {
+  const lm::LanguageModel* m = lab.model().model();
+  return m && m->vocab.bpe();
+}
+
+std::string shown(const std::string& token) {
+  // A BPE token's leading space is part of it (" the"): every space and line break is drawn.
+  std::string out;
+  for (const char c : token) out += c == ' ' ? "␣" : c == '\n' ? "↵" : c == '\t' ? "⇥" : std::string(1, c);
+  return out;
+}
 
 void note(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, palette().accent);
@@ -308,8 +344,8 @@ void model(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const bool ready = !lab.model().result().tokens.empty();
   sections(lab, ui,
            {{"intro", [&] { intro(lab); }},
-            {"weights", [&] { model_weights(lab, next, true); }},
-            {"learning", [&] { model_weights(lab, next, false); }, true},  // the slider alone, for a figure
+            {"weights", [&] { model_weights(lab, next, ui, true); }},
+            {"learning", [&] { model_weights(lab, next, ui, false); }, true},  // the slider alone, for a figure
             {"text", [&] { text_box(lab, next, ui); }},
             {"loss", [&] { if (ready) loss_strip(lab, next, ui); }},
             {"predictions", [&] { if (ready) predictions(lab); }},

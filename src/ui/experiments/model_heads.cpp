@@ -43,7 +43,7 @@ std::string top_key(const attn::Matrix& map, int row, const std::vector<std::str
   Eigen::Index key = 0;
   const float w = map.row(row).maxCoeff(&key);
   const std::string& t = tokens[std::size_t(key)];
-  return i18n::format(tr("→ %d \"%s\" %s"), int(key), shown(t), text::fixed(w, 2).c_str());
+  return i18n::format(tr("→ %d \"%s\" %s"), int(key), shown(t).c_str(), text::fixed(w, 2).c_str());
 }
 
 }  // namespace
@@ -191,14 +191,14 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   }
   if (chosen) {
     ImGui::TextUnformatted(
-        i18n::format(tr("Where character %d, \"%s\", looks:"), position, shown(r.tokens[std::size_t(position)]))
+        i18n::format(tr("Where character %d, \"%s\", looks:"), position, shown(r.tokens[std::size_t(position)]).c_str())
             .c_str());
     const int clicked = text_strip("row", r.tokens, [&](int j) {
       return j <= position ? weights(position, j) : -1.0f;
     }, position);
     if (clicked >= 0) next.at = clicked;
   }
-  const auto token = [&](int i) { return std::string(shown(r.tokens[std::size_t(i)])); };
+  const auto token = [&](int i) { return shown(r.tokens[std::size_t(i)]); };
   MapSpec spec;
   spec.title = i18n::format(tr("Head %s's attention weights"), name.c_str());
   spec.values = &weights;

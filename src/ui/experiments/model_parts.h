@@ -17,8 +17,12 @@ namespace ui::views {
 int text_strip(const char* id, const std::vector<std::string>& tokens, const std::function<float(int)>& strength,
                int chosen);
 
-// A character as a cell shows it: a space as "␣", a line break as "↵", the others as they are.
-const char* shown(const std::string& token);
+// Whether the model shown reads tokens of several characters (GPT-2's BPE): the view then says
+// "token" where it says "character" for a character model.
+bool by_token(const lab::Lab& lab);
+
+// A token as a cell shows it: each space as "␣", a line break as "↵", a tab as "⇥", the rest as it is.
+std::string shown(const std::string& token);
 
 // A sentence the reader must act on (a bad key, an unreadable text), in the accent colour.
 void note(const std::string& text);
@@ -39,7 +43,7 @@ void head_switches(const lab::Lab& lab, lab::State& next);
 
 // model_weights.cpp: the lab's model or its one-layer twin (`with_choice`: a figure's `steps`
 // has the slider alone), and the slider over its training.
-void model_weights(const lab::Lab& lab, lab::State& next, bool with_choice);
+void model_weights(const lab::Lab& lab, lab::State& next, Memory& ui, bool with_choice);
 void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui);
 void model_head(const lab::Lab& lab, lab::State& next, Memory& ui);
 // model_why.cpp: the chosen character's logit split into its parts; "change a letter" on a text

@@ -1,4 +1,5 @@
-// [SECTION] view=model's weights: the lab's model or its one-layer twin (model=), and the lab's
+// [SECTION] view=model's weights: the lab's model, its one-layer twin or a model opened from its
+// files (model=, docs/your-model.md), and the lab's
 // model as it was along its training (checkpoint=): a slider over the steps whose weights the
 // run kept, with what its report measured at each. Everything else in the view follows the
 // weights chosen here, on the reader's own text. The checkpoints are fetched when the slider
@@ -16,21 +17,51 @@
 namespace ui::views {
 namespace {
 
-// Which model: the heads of one are not the other's, so the switch also clears the heads
-// switched off and the one opened.
-void model_choice(const lab::State& s, lab::State& next) {
-  const auto choice = [&](const char* label, lab::LanguageModelChoice model) {
+// Which model: the heads of one are not another's, so the switch also clears the heads
+// switched off and the one opened. The models opened from their files are listed beside the
+// lab's, and "Open model…" opens more where the page offers a chooser.
+void model_choice(const lab::Lab& lab, lab::State& next, Memory& ui) {
+  const lab::State& s = lab.state();
+  const auto choice = [&](const std::string& label, lab::LanguageModelChoice model, const std::string& name) {
     input::next_item(input::ItemKind::radio);
-    if (ImGui::RadioButton(label, s.model == model) && s.model != model) {
+    const bool on = s.model == model && s.model_name == name;
+    if (ImGui::RadioButton(label.c_str(), on) && !on) {
       next.model = model;
+      next.model_name = name;
       next.checkpoint = 0;
       next.ablate.clear();
       next.open_head.reset();
+      next.at = -1;
+      next.target.clear();
+      next.against.clear();
+      next.edit.reset();
     }
   };
-  choice(tr("The lab's model"), lab::LanguageModelChoice::lab);
+  choice(tr("The lab's model"), lab::LanguageModelChoice::lab, "");
   beside_if_room(ImGui::CalcTextSize(tr("Its one-layer twin")).x + ImGui::GetFrameHeight(), "");
-  choice(tr("Its one-layer twin"), lab::LanguageModelChoice::one_layer);
+  choice(tr("Its one-layer twin"), lab::LanguageModelChoice::one_layer, "");
+  std::vector<std::string> opened = lab.model().opened();
+  if (s.model == lab::LanguageModelChoice::opened && std::find(opened.begin(), opened.end(), s.model_name) == opened.end())
+    opened.push_back(s.model_name);  // named by the link, its files not given
+  for (const std::string& name : opened) {
+    beside_if_room(ImGui::CalcTextSize(name.c_str()).x + ImGui::GetFrameHeight(), "");
+    choice(name, lab::LanguageModelChoice::opened, name);
+  }
+  if (ui.open_data_offered) {
+    beside_if_room(ImGui::CalcTextSize(tr("Open model…")).x + 2 * ImGui::GetStyle().FramePadding.x, "");
+    if (ImGui::Button(tr("Open model…"))) ui.requests.emplace_back(request::OpenModel{});
+  }
+}
+
+// What the opened model is: "gpt2 · safetensors · 2 layers of 4 heads · d_model 32 · 50257
+// tokens (GPT-2 BPE) · 1.7 M parameters".
+void model_facts(const lm::LanguageModel& m) {
+  const std::string tokens = m.vocab.bpe() ? i18n::format(tr("%d tokens (GPT-2's BPE)"), m.config.vocab)
+                                           : i18n::format(tr("%d characters"), m.config.vocab);
+  const std::string parts = m.config.d_mlp ? tr("layer norm, MLPs") : tr("attention only");
+  text_wrapped(i18n::format(tr("%s · %s · %d layers of %d heads · d_model %d · %s · %s · %s parameters"), m.family.c_str(),
+                            m.format.c_str(), m.config.layers, m.config.heads, m.config.d_model, parts.c_str(),
+                            tokens.c_str(), text::fixed(double(m.parameter_count()) / 1e6, 2).append(" M").c_str()));
 }
 
 // The best score of a head at a checkpoint, and the head: "0.44 (head 1.0)".
@@ -45,12 +76,16 @@ std::string best(const lab::Checkpoint& c, int heads, Score score) {
 
 }  // namespace
 
-void model_weights(const lab::Lab& lab, lab::State& next, bool with_choice) {
+void model_weights(const lab::Lab& lab, lab::State& next, Memory& ui, bool with_choice) {
   const lab::State& s = lab.state();
   const lab::ModelView& mv = lab.model();
-  if (with_choice) model_choice(s, next);
+  if (with_choice) model_choice(lab, next, ui);
   const lab::Weights* base = mv.base();
   if (!base || !base->model) return;
+  if (s.model == lab::LanguageModelChoice::opened) {
+    model_facts(*base->model);
+    return;
+  }
   if (base->checkpoints.empty()) {
     if (s.model == lab::LanguageModelChoice::one_layer)
       notice(tr("The same recipe with one layer: its heads look back, but none can use what another head found, "

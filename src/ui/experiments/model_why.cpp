@@ -24,7 +24,7 @@ namespace {
 std::string signed_text(double x) { return (x >= 0 ? "+" : "−") + text::fixed(std::fabs(x), 2); }
 
 std::string quoted(const lab::Lab& lab, int token) {
-  return "\"" + std::string(shown(lab.model().model()->vocab.text(token))) + "\"";
+  return "\"" + shown(lab.model().model()->vocab.text(token)) + "\"";
 }
 
 // One row of a bar figure: its name, its value as a bar from the zero line (positive to the
@@ -97,7 +97,7 @@ bool choice(const std::string& label, bool on) {
 
 MapSpec readable_map(const lab::Lab& lab, const attn::Matrix& values, std::string title, std::string caption) {
   const std::vector<int>& chars = lab.model().circuits()->readable;
-  const auto label = [&lab, &chars](int i) { return std::string(shown(lab.model().model()->vocab.text(chars[std::size_t(i)]))); };
+  const auto label = [&lab, &chars](int i) { return shown(lab.model().model()->vocab.text(chars[std::size_t(i)])); };
   MapSpec spec;
   spec.title = std::move(title);
   spec.caption = std::move(caption);
@@ -125,19 +125,30 @@ void attribution(const lab::Lab& lab, lab::State& next) {
   if (!r.attribution) return;
   const lm::Attribution& a = *r.attribution;
   const lab::State& s = lab.state();
-  heading(a.against < 0 ? i18n::format(tr("Why %s after character %d: its logit, part by part"), quoted(lab, a.target).c_str(),
-                                       a.position)
-                        : i18n::format(tr("Why %s and not %s after character %d: the logits' difference, part by part"),
+  const bool tokens = by_token(lab), norm = !mv.model()->params.final_norm.empty();
+  heading(a.against < 0 ? i18n::format(tokens ? tr("Why %s after token %d: its logit, part by part")
+                                              : tr("Why %s after character %d: its logit, part by part"),
+                                       quoted(lab, a.target).c_str(), a.position)
+                        : i18n::format(tokens ? tr("Why %s and not %s after token %d: the logits' difference, part by part")
+                                              : tr("Why %s and not %s after character %d: the logits' difference, part by part"),
                                        quoted(lab, a.target).c_str(), quoted(lab, a.against).c_str(), a.position));
-  notice(tr("The model has no layer norm and nothing but attention, so a logit is exactly a sum: the character's "
-            "own embedding, plus what each head wrote, read through the output. The filled bars are those parts "
-            "(direct) and add up to the total. The outlined bars are each head's total effect: how much the number "
-            "falls when the head is switched off, through every path, also through the later heads that read it."));
+  notice(norm ? tr("The residual stream is a sum: the token's embedding and position, what each head wrote, each "
+                   "layer's attention bias and each MLP. The final layer norm centres the whole and divides it by its "
+                   "spread: the centring splits over the parts, the division does not, so (as TransformerLens does) "
+                   "the spread is held at its value for this token, which leaves a logit an exact sum of those parts "
+                   "and the norm's bias, read through the output. The filled bars are those parts (direct) and "
+                   "add up to the total. The outlined bars are each head's total effect: how much the number falls "
+                   "when the head is switched off, through every path, also through the later layers that read it.")
+              : tr("The model has no layer norm and nothing but attention, so a logit is exactly a sum: the "
+                   "character's own embedding, plus what each head wrote, read through the output. The filled bars "
+                   "are those parts (direct) and add up to the total. The outlined bars are each head's total effect: "
+                   "how much the number falls when the head is switched off, through every path, also through the "
+                   "later heads that read it."));
   // What to split: the next character or one the model predicts; alone or against another.
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(tr("Split:"));
   ImGui::SameLine();
-  if (choice(tr("the next character"), s.target.empty())) next.target.clear();
+  if (choice(tokens ? tr("the next token") : tr("the next character"), s.target.empty())) next.target.clear();
   for (const lab::ModelView::Prediction& guess : mv.top(a.position, 3)) {
     const std::string& t = mv.model()->vocab.text(guess.token);
     const std::string label = quoted(lab, guess.token);
@@ -156,18 +167,40 @@ void attribution(const lab::Lab& lab, lab::State& next) {
     if (choice(label + "##against", s.against == t)) next.against = t;
   }
   std::vector<BarRow> rows{{tr("embedding"), a.embedding, NAN}};
-  double sum = a.embedding;
-  for (std::size_t h = 0; h < a.direct.size(); ++h) {
-    rows.push_back({head_name(lab, int(h)), a.direct[h], h < a.total.size() ? a.total[h] : NAN});  // none while pending
-    sum += a.direct[h];
+  double heads = 0, rest = 0;
+  const int per_layer = mv.model()->config.heads;
+  std::size_t bias = 0, mlp = 0;
+  for (int layer = 0; layer < mv.model()->config.layers; ++layer) {
+    for (std::size_t h = std::size_t(layer * per_layer); h < std::size_t((layer + 1) * per_layer); ++h) {
+      rows.push_back({head_name(lab, int(h)), a.direct[h], h < a.total.size() ? a.total[h] : NAN});  // none while pending
+      heads += a.direct[h];
+    }
+    if (r.analysis.attention_bias[std::size_t(layer)].size()) {
+      rows.push_back({i18n::format(tr("%d attention bias"), layer), a.attention_bias[bias], NAN});
+      rest += a.attention_bias[bias++];
+    }
+    if (r.analysis.mlp[std::size_t(layer)].size()) {
+      rows.push_back({i18n::format(tr("%d MLP"), layer), a.mlp[mlp], NAN});
+      rest += a.mlp[mlp++];
+    }
   }
+  if (norm) rows.push_back({tr("final norm's bias"), a.final_bias, NAN});
+  if (mv.model()->params.unembed_bias.size()) rows.push_back({tr("unembedding's bias"), a.unembed_bias, NAN});
+  rest += a.final_bias + a.unembed_bias;
+  const double sum = a.sum();
   rows.push_back({tr("sum"), sum, NAN, true});
   bar_figure("attribution", rows, tr("direct"), tr("total"));
-  text_wrapped(i18n::format(tr("Embedding %s + the heads' direct parts %s = %s: the %s the model computed."),
-                            signed_text(a.embedding).c_str(), signed_text(sum - a.embedding).c_str(),
-                            signed_text(sum).c_str(),
-                            a.against < 0 ? tr("logit minus the mean logit") : tr("difference of the two logits"))
-                   .c_str());
+  const char* what = a.against < 0 ? tr("logit minus the mean logit") : tr("difference of the two logits");
+  if (norm || rest != 0)
+    text_wrapped(i18n::format(tr("Embedding %s + the heads' direct parts %s + the biases' and MLPs' parts %s = %s: the %s "
+                                 "the model computed."),
+                              signed_text(a.embedding).c_str(), signed_text(heads).c_str(), signed_text(rest).c_str(),
+                              signed_text(sum).c_str(), what)
+                     .c_str());
+  else
+    text_wrapped(i18n::format(tr("Embedding %s + the heads' direct parts %s = %s: the %s the model computed."),
+                              signed_text(a.embedding).c_str(), signed_text(heads).c_str(), signed_text(sum).c_str(), what)
+                     .c_str());
   if (std::fabs(sum - a.value) > 1e-3)  // never expected: the parts are a sum by construction
     note(i18n::format(tr("The parts add up to %s, not %s."), signed_text(sum).c_str(), signed_text(a.value).c_str()));
 }
@@ -191,15 +224,15 @@ void change_a_letter(const lab::Lab& lab, lab::State& next) {
   }
   const std::string& from = r.tokens[std::size_t(position)];
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(i18n::format(tr("Character %d, \"%s\", of the first copy becomes"), position, shown(from)).c_str());
+  ImGui::TextUnformatted(i18n::format(tr("Character %d, \"%s\", of the first copy becomes"), position, shown(from).c_str()).c_str());
   ImGui::SameLine();
   const std::string current = lab.state().edit && lab.state().edit->first == position ? lab.state().edit->second : "";
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4);
   input::next_item(input::ItemKind::combo, tr("new letter"));
-  if (begin_combo("##new letter", current.empty() ? "…" : shown(current))) {
+  if (begin_combo("##new letter", current.empty() ? "…" : shown(current).c_str())) {
     for (int token : mv.circuits()->readable) {
       const std::string& t = mv.model()->vocab.text(token);
-      if (t != from && ImGui::Selectable(shown(t), t == current)) next.edit = std::pair{position, t};
+      if (t != from && ImGui::Selectable(shown(t).c_str(), t == current)) next.edit = std::pair{position, t};
     }
     end_combo();
   }
@@ -212,10 +245,10 @@ void change_a_letter(const lab::Lab& lab, lab::State& next) {
   const int at = e.position + r.period - 1;
   notice(i18n::format(tr("Where the second copy comes to that letter (after character %d, \"%s\"), the probability the "
                          "model gives \"%s\":"),
-                      at, shown(r.tokens[std::size_t(at)]), shown(e.to))
+                      at, shown(r.tokens[std::size_t(at)]).c_str(), shown(e.to).c_str())
              .c_str());
   const std::vector<BarRow> rows{{tr("as typed"), e.before},
-                                 {i18n::format(tr("\"%s\" → \"%s\""), shown(e.from), shown(e.to)), e.after},
+                                 {i18n::format(tr("\"%s\" → \"%s\""), shown(e.from).c_str(), shown(e.to).c_str()), e.after},
                                  {i18n::format(tr("and %s off"), head_name(lab, e.head).c_str()), e.after_without}};
   bar_figure("edit", rows, "p", "");
 }
