@@ -196,3 +196,57 @@ def test_bad_files_are_refused_by_name(models, tmp_path):
                     lambda d: rewrite(os.path.join(d, "gpt2_124M.bin"), lambda b: b[:-100]))
     message = refused(cut)
     assert "gpt2_124M.bin" in message and "truncated" in message, message
+
+
+def nanogpt_state(c, w, compiled):
+    """nanoGPT's state dict (model.py: nn.Linear out × in, bias=False, lm_head tied to wte)."""
+    prefix = "_orig_mod." if compiled else ""
+    s = {prefix + "transformer.wte.weight": w["wte"], prefix + "transformer.wpe.weight": w["wpe"]}
+    for l, p in enumerate(w["layers"]):
+        at = f"{prefix}transformer.h.{l}."
+        s[at + "ln_1.weight"], s[at + "ln_2.weight"] = p["ln1_g"], p["ln2_g"]
+        s[at + "attn.c_attn.weight"] = torch.cat([p["wq"], p["wk"], p["wv"]], 1).T
+        s[at + "attn.c_proj.weight"] = p["wo"].T
+        s[at + "mlp.c_fc.weight"], s[at + "mlp.c_proj.weight"] = p["fc"].T, p["proj"].T
+    s[prefix + "transformer.ln_f.weight"] = w["lnf_g"]
+    s[prefix + "lm_head.weight"] = w["wte"]
+    return {k: v.float() for k, v in s.items()}
+
+
+def test_a_nanogpt_character_checkpoint_through_the_export(tmp_path):
+    chars = sorted(set(TEXT + "abcdefghijklmnopqrstuvwxyz"))
+    c = g.Config(seed=9, vocab=len(chars), activation="gelu")
+    w = g.make_weights(c)
+    # bias=False: every bias zero, as the export writes them.
+    for p in w["layers"]:
+        for k in ("ln1_b", "ln2_b", "bo", "fc_b", "proj_b", "bq", "bk", "bv"):
+            p[k] = torch.zeros_like(p[k])
+    w["lnf_b"] = torch.zeros_like(w["lnf_b"])
+    w = g.rounded(w, "F32")
+    args = {"n_layer": c.layers, "n_head": c.heads, "n_embd": c.d_model, "block_size": c.context,
+            "bias": False, "vocab_size": c.vocab, "dropout": 0.0}
+    torch.save({"model": nanogpt_state(c, w, compiled=True), "model_args": args, "iter_num": 5000}, tmp_path / "ckpt.pt")
+    import pickle
+    with open(tmp_path / "meta.pkl", "wb") as f:
+        pickle.dump({"vocab_size": len(chars), "itos": dict(enumerate(chars)), "stoi": {ch: i for i, ch in enumerate(chars)}}, f)
+    out = tmp_path / "exported"
+    done = subprocess.run(["/usr/bin/python3", "-m", "attention_lab", "export", str(tmp_path / "ckpt.pt"), "--meta",
+                           str(tmp_path / "meta.pkl"), "--out", str(out)], cwd=os.path.join(g.ROOT, "python"),
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    got = dump(str(out), TEXT, "--at", "5")
+    assert got["model"]["tokenizer"] == "characters" and got["model"]["vocabulary"] == len(chars)
+    ids = got["tokens"]
+    assert ids == [chars.index(ch) for ch in TEXT]
+    want = g.forward(c, w, ids)
+    for i, l in enumerate(want["loss"]):
+        assert close(got["loss"][i], l), f"loss at {i}"
+    value, parts = g.attribution(c, w, want, 5, ids[6])
+    by_name = {p["part"]: p["direct"] for p in got["attribution"]["parts"]}
+    for part, v in parts.items():
+        assert close(by_name[part], v), part
+    # A file that is not a checkpoint is refused by name.
+    (tmp_path / "not.pt").write_bytes(b"not a pickle")
+    bad = subprocess.run(["/usr/bin/python3", "-m", "attention_lab", "export", str(tmp_path / "not.pt"), "--out", str(out)],
+                         cwd=os.path.join(g.ROOT, "python"), capture_output=True, text=True)
+    assert bad.returncode == 2 and "not.pt" in bad.stderr, bad.stderr
