@@ -1,6 +1,8 @@
-// The static site must stay small enough to embed in a lesson: at most 1.1 MB gzip-compressed,
+// The static site must stay small enough to embed in a lesson: at most 1.2 MB gzip-compressed,
 // font included, examples aside (1 MB until view=model's circuits, issue 42, added 87 KB to the
-// app: its attribution, OV, QK and composition views and their eigenvalue solver). Prints the per-file figures so a change's cost is visible.
+// app: its attribution, OV, QK and composition views and their eigenvalue solver; 1.1 MB until a
+// user's own model, issue 54: the readers of its files, 43 KB, GPT-2's BPE with Unicode's letter
+// and number tables, and the transformer's layer norms and MLPs). Prints the per-file figures so a change's cost is visible.
 // The tiny language model's files (model/: docs/model.md) are fetched only when its view
 // opens: they have a budget of their own, 1 MB as stored; its twin's (model/one-layer/) and the
 // checkpoints of its training (model/checkpoints/) only when the view is asked for them, each
@@ -13,7 +15,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { webDir } from './cases.mjs';
 
-const LIMIT = 1100 * 1000;
+const LIMIT = 1200 * 1000;
 const MODEL_LIMIT = 1000 * 1000;
 const ASKED_LIMIT = 1600 * 1000;
 
@@ -25,7 +27,7 @@ function files(dir) {
   });
 }
 
-test('build/web is at most 1.1 MB gzip-compressed', () => {
+test('build/web is at most 1.2 MB gzip-compressed', () => {
   const sizes = files(webDir).map((f) => ({
     file: path.relative(webDir, f),
     raw: fs.statSync(f).size,

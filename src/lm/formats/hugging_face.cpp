@@ -68,7 +68,7 @@ LanguageModel read(const std::vector<ModelFile>& files) {
   if (!config_file) throw std::runtime_error("config.json: missing: a Hugging Face model's safetensors come with its config.json");
   json config;
   try {
-    config = json::parse(config_file->bytes);
+    config = json::parse(std::string(config_file->bytes));
   } catch (const json::exception&) {
     throw std::runtime_error("config.json: not valid JSON");
   }

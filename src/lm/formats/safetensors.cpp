@@ -41,7 +41,7 @@ Safetensors::Safetensors(std::string name, std::string_view bytes) : name_(std::
                std::to_string(bytes.size()) + " bytes): truncated?");
   nlohmann::json header;
   try {
-    header = nlohmann::json::parse(bytes.substr(8, std::size_t(n)));
+    header = nlohmann::json::parse(std::string(bytes.substr(8, std::size_t(n))));
   } catch (const nlohmann::json::exception&) {
     throw fail("the header is not valid JSON (a corrupt file, or not a safetensors file)");
   }

@@ -1,7 +1,6 @@
 #include "tokenizer_files.h"
 
 #include <algorithm>
-#include <sstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -16,7 +15,7 @@ using nlohmann::json;
 
 json parse_json(const ModelFile& f) {
   try {
-    return json::parse(f.bytes);
+    return json::parse(std::string(f.bytes));
   } catch (const json::exception&) {
     throw std::runtime_error(f.name + ": not valid JSON");
   }
@@ -102,8 +101,11 @@ Tokenizer hugging_face_tokenizer(const std::vector<ModelFile>& files) {
   int end_of_text = -1;
   std::vector<std::string> tokens = by_id(parse_json(*vocab), vocab->name, end_of_text);
   Merges merges;
-  std::istringstream lines{std::string(merges_file->bytes)};
-  for (std::string line; std::getline(lines, line);) {
+  for (std::size_t at = 0; at < merges_file->bytes.size();) {
+    std::size_t end = merges_file->bytes.find('\n', at);
+    if (end == std::string_view::npos) end = merges_file->bytes.size();
+    std::string line(merges_file->bytes.substr(at, end - at));
+    at = end + 1;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty() || line.rfind("#version", 0) == 0) continue;
     merges.push_back(merge_of(line, merges_file->name, merges.size()));
