@@ -194,7 +194,7 @@ window.attentionLabLoad = function (Module, api, call) {
     busy(files);
     try {
       const m = await loadModel(files);
-      show({ notes: [Module.labText('Opened %s').replace('%s', m.name)] });
+      show({ text: Module.labText('Opened %s').replace('%s', m.name) + '.' });
       return m;
     } catch (e) {
       show({ error: e.message });
@@ -223,7 +223,8 @@ window.attentionLabLoad = function (Module, api, call) {
   }
   function show(result) {
     hideNote();
-    message.textContent = result.error ? result.error + '.' : [Module.labText('Loaded.'), ...result.notes.map(n => n + '.')].join(' ');
+    message.textContent = result.error ? result.error + '.'
+                        : result.text ?? [Module.labText('Loaded.'), ...result.notes.map(n => n + '.')].join(' ');
     message.classList.toggle('error', !!result.error);
     message.classList.toggle('note', !result.error);
     message.classList.remove('busy');

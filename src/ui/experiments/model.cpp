@@ -20,9 +20,12 @@
 namespace ui::views {
 namespace {
 
-// The loss a character's colour saturates at, in nats: about twice the model's mean on
-// held-out text (1.85), so an ordinary character is pale and a surprise is dark.
+// The loss a character's colour saturates at, in nats: about twice the lab's model's mean on
+// held-out text (1.85), so an ordinary character is pale and a surprise is dark. A model with
+// a larger vocabulary (GPT-2's 50,257 tokens: an even guess costs 10.8 nats) saturates at 0.8
+// of an even guess's loss instead.
 constexpr float kLossScale = 4;
+float loss_scale(const lm::LanguageModel& m) { return std::max(kLossScale, 0.8f * std::log(float(m.config.vocab))); }
 
 // The first `count` characters of UTF-8 text (a character starts at every byte that is not a
 // continuation byte, as the vocabulary reads it).
@@ -202,7 +205,7 @@ void loss_strip(const lab::Lab& lab, lab::State& next, Memory& ui) {
                      "before it (the stronger the colour, the more surprised; the first has nothing before it). Click "
                      "or tap a character to choose it."));
   const int clicked = text_strip("loss", r.tokens, [&](int i) {
-    return i == 0 ? -1.0f : std::min(1.0f, float(r.analysis.loss[std::size_t(i - 1)]) / kLossScale);
+    return i == 0 ? -1.0f : std::min(1.0f, float(r.analysis.loss[std::size_t(i - 1)]) / loss_scale(*lab.model().model()));
   }, chosen_character(lab));
   if (clicked >= 0) next.at = clicked == chosen_character(lab) ? -1 : clicked;
   std::string mean = i18n::format(tokens ? tr("Mean loss: %s nats a token.") : tr("Mean loss: %s nats a character."),
