@@ -48,15 +48,7 @@ const lm::LanguageModel& Lab::open_model(const std::vector<lm::ModelFile>& files
   const lm::LanguageModel& m = model_.open(files);
   State next = state_;
   next.view = View::model;
-  next.model = LanguageModelChoice::opened;
-  next.model_name = m.name;
-  next.checkpoint = 0;
-  next.ablate.clear();
-  next.open_head.reset();
-  next.at = -1;
-  next.target.clear();
-  next.against.clear();
-  next.edit.reset();
+  choose_model(next, LanguageModelChoice::opened, m.name);
   set_state(std::move(next));
   return m;
 }

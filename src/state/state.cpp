@@ -32,6 +32,21 @@ bool State::operator==(const State& o) const { return tie(*this) == tie(o); }
 
 // [SECTION] normalize --------------------------------------------------------------------
 
+void choose_model(State& s, LanguageModelChoice model, std::string name) {
+  // The lab's model and its twin share their characters: between them the chosen one stays.
+  const bool same_tokens = s.model != LanguageModelChoice::opened && model != LanguageModelChoice::opened;
+  s.model = model;
+  s.model_name = std::move(name);
+  s.checkpoint = 0;
+  s.ablate.clear();
+  s.open_head.reset();
+  if (same_tokens) return;
+  s.at = -1;
+  s.target.clear();
+  s.against.clear();
+  s.edit.reset();
+}
+
 bool show_head(State& s, int head) {
   if (head < 0 || head >= loaded_head_count(s) || !s.loaded_heads) return false;
   const LoadedHead& h = (*s.loaded_heads)[std::size_t(head)];

@@ -175,6 +175,12 @@ std::string compare_config(const State& s, train::Config& out);
 // for a key that is not the model's): for labels that name the compared runs.
 std::string train_setting(const train::Config& c, std::string_view key);
 
+// view=model's weights: `model` (with `name` for one opened from its files), the training step
+// back to the trained model's, and what named the earlier model's heads dropped (heads switched
+// off, the one opened), and its tokens too (the chosen one, target, against, edit) unless both
+// are the lab's (the same characters): another model numbers them otherwise. The text is kept.
+void choose_model(State& s, LanguageModelChoice model, std::string name = "");
+
 // The loaded data's head `head` in the walkthrough: its Q, K, V and mask into `s`. False, and
 // `s` unchanged, when the data shown has no such head.
 bool show_head(State& s, int head);

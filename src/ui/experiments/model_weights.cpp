@@ -17,25 +17,15 @@
 namespace ui::views {
 namespace {
 
-// Which model: the heads of one are not another's, so the switch also clears the heads
-// switched off and the one opened. The models opened from their files are listed beside the
+// Which model: the heads of one are not another's, so the switch also clears what named them
+// (lab::choose_model). The models opened from their files are listed beside the
 // lab's, and "Open model…" opens more where the page offers a chooser.
 void model_choice(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const lab::State& s = lab.state();
   const auto choice = [&](const std::string& label, lab::LanguageModelChoice model, const std::string& name) {
     input::next_item(input::ItemKind::radio);
     const bool on = s.model == model && s.model_name == name;
-    if (ImGui::RadioButton(label.c_str(), on) && !on) {
-      next.model = model;
-      next.model_name = name;
-      next.checkpoint = 0;
-      next.ablate.clear();
-      next.open_head.reset();
-      next.at = -1;
-      next.target.clear();
-      next.against.clear();
-      next.edit.reset();
-    }
+    if (ImGui::RadioButton(label.c_str(), on) && !on) lab::choose_model(next, model, name);
   };
   choice(tr("The lab's model"), lab::LanguageModelChoice::lab, "");
   beside_if_room(ImGui::CalcTextSize(tr("Its one-layer twin")).x + ImGui::GetFrameHeight(), "");
