@@ -104,26 +104,38 @@ Circuits circuits(const LanguageModel& m, const std::vector<int>& tokens, const 
   // W_U · E (D × D), for the copying scores: once per model. W_V · (W_O · W_U · E) and
   // (W_O · W_U · E) · W_V have the same nonzero eigenvalues: the second is d_k × d_k.
   const Dense ue = same_weights ? Dense() : Dense(u * dense(m.params.embed));
+  // Every map through the heads' d_k-wide factors, never a D × D product: (E W_Q)(E W_K)ᵀ, not
+  // E (W_Q W_Kᵀ) Eᵀ. The Frobenius norms through d_k × d_k Gram matrices: ‖W_Q W_Kᵀ‖²_F =
+  // tr(W_QᵀW_Q · W_KᵀW_K), and for a pair ‖W_Q M W_Vᵀ‖²_F = tr(Mᵀ · W_QᵀW_Q · M · W_VᵀW_V) with
+  // M = W_Kᵀ W_Oᵀ (the later head's W_K, the earlier's W_O).
+  struct Gram {
+    Dense q, k, v, o;
+  };
+  std::vector<Gram> gram;
+  for (const HeadWeights& h_w : w)
+    gram.push_back({h_w.wq.transpose() * h_w.wq, h_w.wk.transpose() * h_w.wk, h_w.wv.transpose() * h_w.wv,
+                    h_w.wo * h_w.wo.transpose()});
   for (int i = 0; i < m.head_count(); ++i) {
     const HeadWeights& h_w = w[std::size_t(i)];
     HeadCircuit h;
     h.layer = i / c.heads;
     h.head = i % c.heads;
-    h.ov = single(e * h_w.wv * (h_w.wo * u_r));
+    h.ov = single((e * h_w.wv) * (h_w.wo * u_r));
     h.copying = same_weights ? same_weights->heads[std::size_t(i)].copying : copying_score(h_w.wo * ue * h_w.wv);
-    const Dense qk = h_w.wq * h_w.wk.transpose();  // D × D
-    h.qk = single(scale * e * qk * e.transpose());
-    if (p.size()) h.positions = by_offset(scale * p * qk * p.transpose());
+    h.qk = single(scale * (e * h_w.wq) * (e * h_w.wk).transpose());
+    if (p.size()) h.positions = by_offset(scale * (p * h_w.wq) * (p * h_w.wk).transpose());
     out.heads.push_back(std::move(h));
   }
   for (int from = 0; from < m.head_count(); ++from)
     for (int to = 0; to < m.head_count(); ++to) {
       if (from / c.heads >= to / c.heads) continue;
       const HeadWeights &f = w[std::size_t(from)], &g = w[std::size_t(to)];
-      const Dense map = scale * (e * g.wq) * (e * f.wv * f.wo * g.wk).transpose();
-      const Dense qk = g.wq * g.wk.transpose(), ov = f.wv * f.wo;  // D × D each
-      out.composition.push_back({from, to, single(map), diagonal_share(map),
-                                 (qk * ov.transpose()).norm() / (qk.norm() * ov.norm())});
+      const Gram &gf = gram[std::size_t(from)], &gg = gram[std::size_t(to)];
+      const Dense map = scale * (e * g.wq) * ((e * f.wv) * (f.wo * g.wk)).transpose();
+      const Dense mk = g.wk.transpose() * f.wo.transpose();  // d_k × d_k
+      const double cross = (mk.transpose() * gg.q * mk * gf.v).trace();
+      const double qk = (gg.q * gg.k).trace(), ov = (gf.v * gf.o).trace();
+      out.composition.push_back({from, to, single(map), diagonal_share(map), std::sqrt(cross / (qk * ov))});
     }
   out.frobenius_random = 1 / std::sqrt(double(c.d_model));
   return out;

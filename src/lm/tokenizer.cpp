@@ -11,6 +11,8 @@ std::vector<int> Tokenizer::encode(const std::string& text) const { return bpe_ 
 
 std::string Tokenizer::text(int token) const {
   if (!bpe_) return chars_.text(token);
+  // A model's rows past its tokenizer's (a vocabulary padded for speed) have no text.
+  if (token < 0 || token >= bpe_->size()) return "<" + std::to_string(token) + ">";
   std::string out;
   for (const std::uint32_t cp : decode_utf8(bpe_->bytes(token)))
     out += cp == 0xFFFFFFFFu ? Vocabulary::kUnknownText : encode_utf8(cp);

@@ -20,7 +20,7 @@ class Tokenizer {
 
   int size() const;
   // The token's text: its character, or for a BPE token its bytes ("�" for bytes that are
-  // not whole UTF-8 characters on their own).
+  // not whole UTF-8 characters on their own; "<id>" for an id past the tokenizer's).
   std::string text(int token) const;
   std::vector<int> encode(const std::string& text) const;
   // Each token's piece of the text the tokens stand for: every character goes to the token
