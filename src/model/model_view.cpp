@@ -324,8 +324,21 @@ ModelView::Request ModelView::walkthrough_request(int head) const {
   const lm::LanguageModel& m = *model_;
   const lm::HeadInputs in = lm::head_inputs(m, result_.analysis.tokens, head / m.config.heads, head % m.config.heads,
                                             lm::head_mask(m, result_.ablate));
-  const Json request{{"q", matrix_rows(in.q)}, {"k", matrix_rows(in.k)}, {"v", matrix_rows(in.v)}, {"causal", true}};
-  const std::string name = i18n::format(tr("head %s of the trained model"), head_name(m, head).c_str());
+  Json request{{"q", matrix_rows(in.q)}, {"k", matrix_rows(in.k)}, {"v", matrix_rows(in.v)}, {"causal", true}};
+  // The model's own scale where it is not the contract's 1/√d_k (GPT-Neo scales nothing).
+  if (std::fabs(m.config.score_scale - 1 / std::sqrt(float(m.config.d_k))) > 1e-7f) request["scale"] = m.config.score_scale;
+  // A local layer's window (GPT-Neo's) as a boolean mask beside the causal one.
+  if (const int w = m.config.window(head / m.config.heads), n = int(in.q.rows()); w > 0 && w < n) {
+    Json mask = Json::array();
+    for (int i = 0; i < n; ++i) {
+      std::vector<bool> row(std::size_t(n), false);
+      for (int j = std::max(0, i - w + 1); j <= i; ++j) row[std::size_t(j)] = true;
+      mask.push_back(row);
+    }
+    request["mask"] = mask;
+  }
+  const std::string name = m.family == "lab" ? i18n::format(tr("head %s of the trained model"), head_name(m, head).c_str())
+                                             : i18n::format(tr("head %s of %s"), head_name(m, head).c_str(), m.name.c_str());
   // A link cannot carry the data (load.h): the view's own link is what reproduces it.
   const Json options{{"tokens", {{"queries", result_.tokens}, {"keys", result_.tokens}}}, {"name", name}, {"link", false}};
   return {request.dump(), options.dump()};

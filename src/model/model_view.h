@@ -163,8 +163,9 @@ class ModelView {
 
   // "Open in the walkthrough": head `head` (layer × heads + head) on the text read, as
   // load_request() takes it (src/model/load.h): the request of docs/contract.md with the head's
-  // own Q, K and V (its projections of the residual stream, lm::head_inputs), causal, at the
-  // model's scale 1/√d_k; and the options naming it and labelling its rows by the characters.
+  // own Q, K and V (its projections of the residual stream, lm::head_inputs), causal (and its
+  // layer's window, as a mask), at the model's scale (1/√d_k, or GPT-Neo's 1); and the options
+  // naming it and labelling its rows by the tokens.
   // Empty strings when there is nothing computed.
   struct Request {
     std::string request, options;
