@@ -176,8 +176,10 @@ void text_box(const lab::Lab& lab, lab::State& next, Memory& ui) {
   }
   const lab::ModelView::Result& r = mv.result();
   if (r.characters > m->context())
-    note(i18n::format(tr("Your text has %d characters; the model reads at most %d, so what follows is about the "
-                         "first %d. Your text is kept as typed."),
+    note(i18n::format(by_token(lab) ? tr("Your text has %d tokens; the model reads at most %d, so what follows is about "
+                                         "the first %d. Your text is kept as typed.")
+                                    : tr("Your text has %d characters; the model reads at most %d, so what follows is "
+                                         "about the first %d. Your text is kept as typed."),
                       r.characters, m->context(), m->context()));
   if (r.unknown > 0)
     note(i18n::format(tr("%d of the characters are ones the model never learned (an emoji, a control character, "

@@ -83,10 +83,15 @@ void model_heads(const lab::Lab& lab, lab::State& next, Memory& ui) {
   const bool chosen = position >= 0;
   const int open = mv.open_head();
   heading(tr("Every head"));
-  notice(tr("Each map: a row per character, a column per character before it, brighter (towards yellow) where it "
-            "looks more. Click or tap a map to open it. \"On\" switches a head off and on: its output is left out, "
-            "and the loss, the predictions and the other maps follow. \"Matters\" is the mean loss on your text "
-            "with that head switched the other way, minus as it is."));
+  notice(by_token(lab)
+             ? tr("Each map: a row per token, a column per token before it, brighter (towards yellow) where it looks "
+                  "more. Click or tap a map to open it. \"On\" switches a head off and on: its output is left out, and "
+                  "the loss, the predictions and the other maps follow. \"Matters\" is the mean loss on your text with "
+                  "that head switched the other way, minus as it is.")
+             : tr("Each map: a row per character, a column per character before it, brighter (towards yellow) where it "
+                  "looks more. Click or tap a map to open it. \"On\" switches a head off and on: its output is left out, "
+                  "and the loss, the predictions and the other maps follow. \"Matters\" is the mean loss on your text "
+                  "with that head switched the other way, minus as it is."));
   const float scale = ui_scale(), gap = ImGui::GetStyle().ItemSpacing.x;
   // As many of a layer's heads on a row as keep each 120 px wide or more (its label, switch and
   // numbers under the map): all of them on a laptop, two on a phone.
@@ -191,7 +196,8 @@ void model_head(const lab::Lab& lab, lab::State& next, Memory& ui) {
   }
   if (chosen) {
     ImGui::TextUnformatted(
-        i18n::format(tr("Where character %d, \"%s\", looks:"), position, shown(r.tokens[std::size_t(position)]).c_str())
+        i18n::format(by_token(lab) ? tr("Where token %d, \"%s\", looks:") : tr("Where character %d, \"%s\", looks:"),
+                     position, shown(r.tokens[std::size_t(position)]).c_str())
             .c_str());
     const int clicked = text_strip("row", r.tokens, [&](int j) {
       return j <= position ? weights(position, j) : -1.0f;

@@ -277,7 +277,9 @@ void head_ov(const lab::Lab& lab, Memory& ui, int head) {
              .c_str());
   map(ui, lab, "model ov",
       readable_map(lab, h->ov,
-                   i18n::format(tr("OV: the logit head %s adds, by the character it reads (row)"), name.c_str()),
+                   i18n::format(by_token(lab) ? tr("OV: the logit head %s adds, by the token it reads (row; your text's tokens)")
+                                              : tr("OV: the logit head %s adds, by the character it reads (row)"),
+                                name.c_str()),
                    tr("A head that copies has its diagonal red (a logit raised; blue: lowered): reading \"a\", it raises \"a\".")));
 }
 
@@ -287,8 +289,10 @@ void head_qk(const lab::Lab& lab, Memory& ui, int head) {
   const std::string name = head_name(lab, head);
   map(ui, lab, "model qk",
       readable_map(lab, h->qk,
-                   i18n::format(tr("QK of head %s, character part: the score of a key character (column) for a "
-                                   "query (row)"),
+                   i18n::format(by_token(lab) ? tr("QK of head %s, token part: the score of a key token (column) for a "
+                                                   "query (row)")
+                                              : tr("QK of head %s, character part: the score of a key character (column) "
+                                                   "for a query (row)"),
                                 name.c_str()),
                    tr("Its own embedding's part only; the position part is below.")));
 }
@@ -386,7 +390,8 @@ void composition(const lab::Lab& lab, Memory& ui, bool with_map) {
   const std::string from = head_name(lab, pair.from), to = head_name(lab, pair.to);
   map(ui, lab, "model composition",
       readable_map(lab, pair.map,
-                   i18n::format(tr("%s reading %s: a query character (row) against the character %s read (column)"),
+                   i18n::format(by_token(lab) ? tr("%s reading %s: a query token (row) against the token %s read (column)")
+                                              : tr("%s reading %s: a query character (row) against the character %s read (column)"),
                                 to.c_str(), from.c_str(), from.c_str()),
                    ""));
 }
