@@ -8,8 +8,8 @@
 # fused multiply-add, which both load where the browser runs relaxed SIMD), the examples, LICENSE
 # and THIRD_PARTY_NOTICES.md), HOSTING.md (docs/HOSTING.md), CHANGELOG.md, and in docs/ the
 # interfaces a course author's pages and scripts use (embed.md, contract.md, loading-data.md,
-# training.md, practice.md, which link only to each other, and the pictures they show). The version is
-# CMakeLists.txt's.
+# training.md, practice.md, model.md, your-model.md, which link only to each other, and the
+# pictures they show). The version is CMakeLists.txt's.
 # Builds the site first (scripts/build.sh web: nothing to do when it is up to date). Running it
 # again replaces the archives with identical ones; it prints their paths.
 #   scripts/package.sh
@@ -39,10 +39,10 @@ cp -R "$site/." "$stage/$name/"
 cp docs/HOSTING.md "$stage/$name/HOSTING.md"
 cp CHANGELOG.md "$stage/$name/CHANGELOG.md"
 mkdir "$stage/$name/docs"
-cp docs/embed.md docs/contract.md docs/loading-data.md docs/training.md docs/practice.md docs/model.md "$stage/$name/docs/"
+cp docs/embed.md docs/contract.md docs/loading-data.md docs/training.md docs/practice.md docs/model.md docs/your-model.md "$stage/$name/docs/"
 # The pictures those documents show (embed.md's figures).
 mkdir "$stage/$name/docs/screenshots"
-grep -ho '](screenshots/[^)]*)' docs/embed.md docs/contract.md docs/loading-data.md docs/training.md docs/practice.md docs/model.md |
+grep -ho '](screenshots/[^)]*)' docs/embed.md docs/contract.md docs/loading-data.md docs/training.md docs/practice.md docs/model.md docs/your-model.md |
   sed 's/^](\(.*\))$/\1/' | sort -u | while read -r picture; do cp "docs/$picture" "$stage/$name/docs/$picture"; done
 # Same build, same archives: one date for every entry (the compiled modules', which change only
 # when they are rebuilt; the build copies the hand-written files afresh each time), names in a
