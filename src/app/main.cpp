@@ -491,6 +491,9 @@ int main(int argc, char** argv) {
   if (!app.options.model.empty()) {
     try {
       app.lab.open_model(lm::read_paths(app.options.model).files());
+      // --state's keys again over the model opened (its heads, its chosen token): the model stays
+      // unless --state names another.
+      if (!app.options.state.empty()) apply_fragment(app, app.options.state, false);
       app.ui.history.restart();
     } catch (const std::exception& e) {
       std::fprintf(stderr, "attention-lab: --model: %s\n", e.what());

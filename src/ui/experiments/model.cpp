@@ -234,12 +234,20 @@ void predictions(const lab::Lab& lab) {
               .c_str());
   const float scale = ui_scale(), bar_max = std::min(ImGui::GetContentRegionAvail().x * 0.5f, 240 * scale);
   const Palette& p = palette();
-  for (const lab::ModelView::Prediction& guess : mv.top(at, 5)) {
+  // The bars start past the widest of the five (a BPE token may be a whole word).
+  const std::vector<lab::ModelView::Prediction> guesses = mv.top(at, 5);
+  float widest = 0;
+  ImGui::PushFont(fonts().mono);
+  for (const lab::ModelView::Prediction& guess : guesses)
+    widest = std::max(widest, ImGui::CalcTextSize(shown(mv.model()->vocab.text(guess.token)).c_str()).x);
+  ImGui::PopFont();
+  const float bars_at = std::max(3 * ImGui::GetFontSize(), ImGui::GetCursorPosX() + widest + ImGui::GetStyle().ItemSpacing.x);
+  for (const lab::ModelView::Prediction& guess : guesses) {
     const std::string& token = mv.model()->vocab.text(guess.token);
     ImGui::PushFont(fonts().mono);
     ImGui::TextUnformatted(shown(token).c_str());
     ImGui::PopFont();
-    ImGui::SameLine(3 * ImGui::GetFontSize());
+    ImGui::SameLine(bars_at);
     const ImVec2 at_bar = ImGui::GetCursorScreenPos();
     const float h = ImGui::GetTextLineHeight();
     // The bar inside its track, p = 0 to 1: the track's end, next to the number, is certainty.

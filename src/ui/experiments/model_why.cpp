@@ -270,9 +270,13 @@ void head_ov(const lab::Lab& lab, Memory& ui, int head) {
   if (!h) return;
   const std::string name = head_name(lab, head);
   heading(i18n::format(tr("What head %s writes and what it looks for"), name.c_str()).c_str());
-  notice(i18n::format(tr("Copying score %s (from −1 to +1: the sum of its OV map's eigenvalues over the sum of their sizes; "
-                         "+1 copies every character it reads). Over the lower-case letters, the space and the Spanish "
-                         "letters; the weights alone, whatever the text."),
+  notice(i18n::format(by_token(lab)
+                          ? tr("Copying score %s (from −1 to +1: the sum of the eigenvalues of its OV map over the whole "
+                               "vocabulary over the sum of their sizes): the weights alone, whatever the text. The maps "
+                               "below are over your text's own tokens.")
+                          : tr("Copying score %s (from −1 to +1: the sum of its OV map's eigenvalues over the sum of their sizes; "
+                               "+1 copies every character it reads). Over the lower-case letters, the space and the Spanish "
+                               "letters; the weights alone, whatever the text."),
                       signed_text(h->copying).c_str())
              .c_str());
   map(ui, lab, "model ov",
