@@ -10,7 +10,9 @@ tensors or a torch.nn.MultiheadAttention, entirely offline (docs/notebooks.md).
 
 import base64
 import importlib.resources
+import json
 import numbers
+import os
 
 
 from . import _inputs, _limits, _page, _picture
@@ -162,7 +164,38 @@ def _model_keys(text, model, at, target, vs, edit):
     return {key: value for key, value in keys.items() if value is not None}
 
 
-def show_model(text, *, ablate=(), at=None, target=None, vs=None, edit=None, height=None, lang=None, theme=None):
+def _model_folder(model):
+    """show_model's model=: a folder of a model's files (docs/your-model.md) as {name: bytes},
+    and what its config.json says of its shape (layers, heads, context) where it has one."""
+    if not isinstance(model, (str, os.PathLike)) or not os.path.isdir(model):
+        raise TypeError(f"model: expected the folder of a model's files (docs/your-model.md); got {model!r}")
+    files = {}
+    for name in sorted(os.listdir(model)):
+        path = os.path.join(model, name)
+        if os.path.isfile(path):
+            with open(path, "rb") as f:
+                files[name] = f.read()
+    size = sum(len(b) for b in files.values())
+    if size > _limits.MAX_MODEL_BYTES:
+        raise ValueError(f"model: its files are {size} bytes, over the {_limits.MAX_MODEL_BYTES} an output carries; "
+                         "open them in the page with Open model… instead (docs/notebooks.md)")
+    if not files:
+        raise ValueError(f"model: the folder {model} holds no files")
+    shape = None
+    if "config.json" in files:
+        try:
+            c = json.loads(files["config.json"])
+            shape = {"layers": c.get("n_layer", c.get("num_layers")), "heads": c.get("n_head", c.get("num_heads")),
+                     "context": c.get("n_positions", c.get("max_position_embeddings"))}
+        except (ValueError, AttributeError):
+            shape = None  # the page names what is wrong with it
+        if shape and not all(isinstance(v, int) for v in shape.values()):
+            shape = None
+    return files, shape
+
+
+def show_model(text, *, model=None, ablate=(), at=None, target=None, vs=None, edit=None, height=None, lang=None,
+               theme=None):
     """The lab's trained language model (docs/model.md) reading `text`, as the site's view=model
     shows it with text= and ablate= in its link: every head's attention map over the text, the
     next character's predictions, the loss at each character and how much each head matters,
@@ -174,20 +207,31 @@ def show_model(text, *, ablate=(), at=None, target=None, vs=None, edit=None, hei
     of `target` (one character; default: the next one in the text) is split into the
     embedding's part and each head's; vs: a second character, to split logit(target) −
     logit(vs) instead (the link's against=). edit: (position, character), on a text typed twice
-    the first copy's character changed, to see the second copy follow. The other arguments are
-    show()'s. Raises TypeError or ValueError naming the argument.
+    the first copy's character changed, to see the second copy follow. model: the folder of a
+    model of your own (docs/your-model.md: Hugging Face's safetensors with config.json and its
+    tokenizer, llm.c's files, nanoGPT's export), carried inside the output up to
+    MAX_MODEL_BYTES and opened as the page's Open model… opens it; a position or a character
+    there is one of its tokens. The other arguments are show()'s. Raises TypeError or ValueError
+    naming the argument.
     """
     if not isinstance(text, str):
         raise TypeError(f"text: expected a str; got {type(text).__name__}")
     size = len(text.encode("utf-8", errors="surrogatepass"))
     if size > _limits.MAX_TEXT_BYTES:
         raise ValueError(f"text: expected at most {_limits.MAX_TEXT_BYTES} bytes of UTF-8; got {size}")
-    model = _page.model_report()["model"]
     state = _state(height=height, lang=lang, theme=theme)
-    state.update(view="model", text=text, ablate=_ablate_link(ablate, model))
-    state.update(_model_keys(text, model, at, target, vs, edit))
-    return Lab(_page.document(_page.model_payload(state)), height,
-               title="Attention Lab: a trained language model's attention heads on a text")
+    state.update(view="model", text=text)
+    if model is None:
+        shape = _page.model_report()["model"]
+        state.update(ablate=_ablate_link(ablate, shape), **_model_keys(text, shape, at, target, vs, edit))
+        payload = _page.model_payload(state)
+    else:
+        files, shape = _model_folder(model)
+        # Its heads and positions are checked against its config where it has one, else by the view.
+        shape = shape or {"layers": 1 << 30, "heads": 1 << 30, "context": len(text)}
+        keys = {"ablate": _ablate_link(ablate, shape), **_model_keys(text, shape, at, target, vs, edit)}
+        payload = _page.model_payload(state, files, keys)
+    return Lab(_page.document(payload), height, title="Attention Lab: a trained language model's attention heads on a text")
 
 
 def save_html(path, *args, **kwargs):

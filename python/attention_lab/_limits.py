@@ -17,6 +17,9 @@ MAX_TENSOR_ELEMENTS = 1 << 24
 
 # lab::Limits, src/state/state.h: view=model's text, in bytes of UTF-8.
 MAX_TEXT_BYTES = 2048
+# show_model(model=DIR): the files an output carries inside itself, at most (gzip makes them a
+# little smaller, base 85 a quarter larger); past it the page's own Open model… reads them.
+MAX_MODEL_BYTES = 50 * 1000 * 1000
 
 # src/model/load.cpp: an axis label, not a paragraph.
 MAX_TOKEN_BYTES = 40

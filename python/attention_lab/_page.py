@@ -102,9 +102,15 @@ def model_report():
     return json.loads(_site_file(MODEL_FILES[1]))
 
 
-def model_payload(state):
-    """boot.js's payload for view=model: the app and the model's files, nothing to load."""
-    return {**_app(), "files": {name: pack(_site_file(name)) for name in MODEL_FILES}, "state": state}
+def model_payload(state, model_files=None, model_state=None):
+    """boot.js's payload for view=model: the app and the lab's model's files, nothing to load;
+    or, with `model_files` ({name: bytes} of a model of one's own), those files, which the page
+    opens with attentionLab.loadModel before it sets `model_state` (the keys naming the model's
+    heads and tokens)."""
+    payload = {**_app(), "files": {name: pack(_site_file(name)) for name in MODEL_FILES}, "state": state}
+    if model_files is not None:
+        payload.update(model={name: pack(data) for name, data in model_files.items()}, model_state=model_state or {})
+    return payload
 
 
 def _inline_script(match):

@@ -12,7 +12,9 @@
 //           layered: whether to load {"layers": [request, ...]} rather than one request;
 //           options: attentionLab.load()'s (tokens, head, layer, name); state: setState()'s;
 //           files: {name: gzip + base 85} of files the page would fetch beside it (view=model's
-//                  model/tiny-lm.bin and model/report.json), in place of tensors to load}.
+//                  model/tiny-lm.bin and model/report.json), in place of tensors to load;
+//           model: {name: gzip + base 85} of a model's own files (show_model(model=DIR)), opened
+//                  with attentionLab.loadModel, then model_state set (its heads, its tokens)}.
 // window.labNotebook.loaded resolves to load()'s answer ({notes} or {error}) once shown ({}
 // where nothing is loaded).
 'use strict';
@@ -96,6 +98,12 @@
       // The state first (a load keeps the step, theme and language): the load's note is then in
       // the language asked for, and no change after it hides it at once (load.js).
       api.setState(payload.state);
+      if (payload.model) {
+        Promise.all(Object.entries(payload.model).map(async ([name, text]) => ({ name, data: await unpack(text) })))
+          .then((files) => api.loadModel(files))
+          .then((model) => { api.setState(payload.model_state); loaded({ model }); }, (e) => loaded({ error: e.message }));
+        return;
+      }
       loaded(data ? api.load(data, { ...payload.options, link: false }) : {});
     });
     return URL.createObjectURL(new Blob([script], { type: 'text/javascript' }));

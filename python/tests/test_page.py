@@ -215,3 +215,27 @@ def test_show_model_names_the_argument_at_fault(arguments, error, says):
     with pytest.raises(error) as raised:
         attention_lab.show_model(**arguments)
     assert says in str(raised.value)
+
+
+def test_show_model_carries_a_models_own_folder(tmp_path):
+    """model=DIR: the folder's files inside the output, opened by the page's loadModel; the
+    heads and positions checked against its config.json."""
+    (tmp_path / "config.json").write_text(json.dumps({"model_type": "gpt2", "n_layer": 2, "n_head": 4, "n_positions": 64}))
+    (tmp_path / "model.safetensors").write_bytes(b"\x08" + bytes(7) + b"{}      ")
+    (tmp_path / "vocab.json").write_text("{}")
+    p = payload(attention_lab.show_model("a b a b", model=tmp_path, ablate=[(1, 3)], at=2).document)
+    assert {name: unpack(data) for name, data in p["model"].items()} == \
+        {f.name: f.read_bytes() for f in tmp_path.iterdir()}
+    assert p["model_state"] == {"ablate": "1.3", "at": "2"}
+    assert p["state"] == {"view": "model", "text": "a b a b"}
+    with pytest.raises(ValueError, match=r"ablate: the model has 2 layers of 4 heads"):
+        attention_lab.show_model("a b", model=tmp_path, ablate=[(2, 0)])
+    with pytest.raises(TypeError, match=r"model: expected the folder"):
+        attention_lab.show_model("a b", model=str(tmp_path / "config.json"))
+
+
+def test_show_model_refuses_a_model_too_large_to_carry(tmp_path, monkeypatch):
+    monkeypatch.setattr(attention_lab._limits, "MAX_MODEL_BYTES", 10)
+    (tmp_path / "model.safetensors").write_bytes(bytes(11))
+    with pytest.raises(ValueError, match=r"model: its files are 11 bytes, over the 10 an output carries; open them in the page"):
+        attention_lab.show_model("a b", model=tmp_path)

@@ -203,6 +203,27 @@ attention_lab.save_html(sys.argv[1], attention_lab.show_model(sys.argv[2], ablat
   await page.close();
 });
 
+test('show_model(model=DIR) carries a model of its own and the page opens it, with the native numbers', async () => {
+  const trainModel = process.env.ATTN_TRAIN_MODEL || path.join(root, 'build/native/attention-train-model');
+  const text = 'The cat sat on the mat. The cat sat on the mat.';
+  const folder = path.join(work, 'my-gpt2'), file = path.join(work, 'my-model.html');
+  run(venvPython, [path.join(root, 'tests/model/gpt2_files.py'), folder]);
+  run(venvPython, ['-c', `
+import sys
+import attention_lab
+attention_lab.save_html(sys.argv[1], attention_lab.show_model(sys.argv[2], model=sys.argv[3], ablate=[(1, 2)]))`, file, text, folder]);
+  const page = await browser.context.newPage();
+  await page.goto(pathToFileURL(file).href);
+  const loaded = await page.evaluate(() => window.labNotebook.loaded);
+  assert.equal(loaded.model?.name, 'test-gpt2', JSON.stringify(loaded));
+  const e = await until(page, () => { const e = window.attentionLab.experiment(); return e?.model?.name === 'test-gpt2' && e.ablate?.length && e; });
+  assert.deepEqual(e.ablate, [[1, 2]]);
+  assert.equal(e.tokens.join(''), text);
+  const n = JSON.parse(run(trainModel, ['dump', '--weights', folder, '--text', text, '--ablate', '1.2'], { maxBuffer: 1 << 28 }));
+  n.loss.forEach((loss, i) => assert.ok(Math.abs(e.loss[i] - loss) < 1e-4, `loss at ${i}: ${e.loss[i]} against ${loss}`));
+  await page.close();
+});
+
 // [the classic Notebook server] Debian's jupyter-notebook on a free port of this machine, its
 // kernels found through the test's JUPYTER_PATH (the venv's), serving the test's folder.
 let server;
