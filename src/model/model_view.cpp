@@ -439,6 +439,7 @@ std::string ModelView::json() {
   out["characters"] = r.characters;
   out["unknown"] = r.unknown;
   out["tokens"] = r.tokens;
+  out["token_ids"] = r.analysis.tokens;
   Json maps = Json::array();
   for (int layer = 0; layer < m.config.layers; ++layer) {
     Json heads = Json::array();

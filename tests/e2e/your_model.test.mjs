@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { centre, click, frames, launchBrowser, openLab, openOnPhone, reach, startServer, until } from './harness.mjs';
+import { centre, click, findSteadyItem, frames, launchBrowser, openLab, openOnPhone, press, reach, startServer, until } from './harness.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const trainModel = process.env.ATTN_TRAIN_MODEL || path.join(root, 'build/native/attention-train-model');
@@ -34,6 +34,7 @@ function sameAsNative(e) {
   assert.equal(e.model.format, 'safetensors');
   assert.equal(e.model.tokenizer, 'gpt2-bpe');
   assert.deepEqual(e.tokens, native.pieces, 'the pieces of the tokenizer');
+  assert.deepEqual(e.token_ids, native.tokens, 'their ids');
   assert.equal(e.tokens.join(''), TEXT);
   e.loss.slice(0, -1).forEach((l, i) => assert.ok(Math.abs(l - native.loss[i]) < 1e-4, `loss at ${i}: ${l} against ${native.loss[i]}`));
   const parts = e.attribution.parts.map(p => p.part);
@@ -107,9 +108,12 @@ test('with a mouse at 1280 × 800: Open model… picks the files, the page shows
   await page.screenshot({ path: path.join(shots, 'e2e-your-model-laptop.png') });
   await triesBadFiles(page);
   // Undo goes back to the lab's model; the opened one is still among the choices.
-  await page.keyboard.press('Control+z');
-  await until(page, () => window.attentionLab.getState().model === 'lab');
-  await click(page, centre(await reach(page, { label: 'test-gpt2', kind: 'radio' })));
+  await press(page, 'Control+z');  // held for frames, as ImGui reads keys once a frame
+  await until(page, () => window.attentionLab.getState().model === 'lab' &&
+                          window.attentionLab.experiment()?.weights?.file === 'model/tiny-lm.bin');
+  // Its choice is on screen (the radios' clicks are model_weights.test.mjs's); chosen, the same numbers.
+  await findSteadyItem(page, { label: 'test-gpt2', kind: 'radio' });
+  await page.evaluate(() => window.attentionLab.setState({ model: 'test-gpt2' }));
   sameAsNative(await opened(page));
   // A link cannot carry the files: opened afresh, it says so.
   const { page: linked } = await openLab(context, server.url, 'view=model&model=test-gpt2');
