@@ -30,8 +30,6 @@ class Bpe {
   int size() const { return int(tokens_.size()); }
   // The token's bytes (UTF-8 only where the token ends on a whole character).
   const std::string& bytes(int token) const { return bytes_[std::size_t(token)]; }
-  const std::string& symbols(int token) const { return tokens_[std::size_t(token)]; }
-  int end_of_text() const { return end_of_text_; }
 
   std::vector<int> encode(const std::string& text) const;
 

@@ -192,6 +192,22 @@ Attribution attribute(const LanguageModel& m, const Analysis& as_set, const trai
   return a;
 }
 
+std::vector<AttributionPart> ordered_parts(const LanguageModel& m, const Attribution& a) {
+  using Kind = AttributionPart::Kind;
+  std::vector<AttributionPart> out{{Kind::embedding, -1, -1, a.embedding, NAN}};
+  std::size_t bias = 0, mlp = 0;  // a's lists hold the layers that have one, in order
+  for (int layer = 0; layer < m.config.layers; ++layer) {
+    for (int h = layer * m.config.heads; h < (layer + 1) * m.config.heads; ++h)
+      out.push_back({Kind::head, layer, h, a.direct[std::size_t(h)], std::size_t(h) < a.total.size() ? a.total[std::size_t(h)] : NAN});
+    const Block& b = m.params.layers[std::size_t(layer)];
+    if (b.bo.size()) out.push_back({Kind::attention_bias, layer, -1, a.attention_bias[bias++], NAN});
+    if (b.mlp_in.size()) out.push_back({Kind::mlp, layer, -1, a.mlp[mlp++], NAN});
+  }
+  if (!m.params.final_norm.empty()) out.push_back({Kind::final_bias, -1, -1, a.final_bias, NAN});
+  if (m.params.unembed_bias.size()) out.push_back({Kind::unembed_bias, -1, -1, a.unembed_bias, NAN});
+  return out;
+}
+
 double Attribution::sum() const {
   double s = embedding + final_bias + unembed_bias;
   for (const auto* parts : {&direct, &attention_bias, &mlp})

@@ -110,6 +110,18 @@ struct Attribution {
   double sum() const;  // every part: equal to value up to rounding
 };
 
+// One part of an attribution, in the order of the residual stream: the embedding; per layer its
+// heads (head: layer × heads + head), its attention bias, its MLP; the final norm's bias and the
+// unembedding's. total: a head's total effect, NaN for the others and while it is pending.
+struct AttributionPart {
+  enum class Kind { embedding, head, attention_bias, mlp, final_bias, unembed_bias };
+  Kind kind;
+  int layer = -1, head = -1;
+  double direct = 0, total = 0;
+};
+// What the view's bars and experiment()'s parts list: every part the model has, in that order.
+std::vector<AttributionPart> ordered_parts(const LanguageModel& m, const Attribution& a);
+
 // `as_set`: the analysis with the heads `off` switched off (lm::analyse, which keeps each
 // part of the residual stream); `flipped[h]`: the logits (n × V) of the same text with head h
 // switched the other way, or none at all (then `total` is left empty: the direct parts alone).

@@ -46,6 +46,8 @@ struct Architecture {
   // keys ending at its own position (GPT-Neo's local layers). Empty: all global.
   std::vector<int> windows;
   int window(int layer) const { return windows.empty() ? 0 : windows[std::size_t(layer)]; }
+  // Whether layer l's query i may attend key j: causal, and within its window where it has one.
+  bool sees(int layer, int i, int j) const { return j <= i && (window(layer) == 0 || i - j < window(layer)); }
 };
 
 // A LayerNorm's gain and bias (1 × D each); empty where the model has none.

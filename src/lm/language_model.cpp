@@ -115,9 +115,9 @@ Matrix attention(const LanguageModel& m, int l, const Matrix& x, const HeadMask&
   if (const int w = c.window(l); w > 0 && w < n) {  // a local layer: the w keys ending at the query
     o.mask.kind = attn::Mask::Kind::boolean;
     o.mask.dims = {1, 1, n, n};
-    o.mask.values.assign(std::size_t(n) * n, 0.0f);
+    o.mask.values.resize(std::size_t(n) * n);
     for (int i = 0; i < n; ++i)
-      for (int j = std::max(0, i - w + 1); j <= i; ++j) o.mask.values[std::size_t(i) * n + j] = 1.0f;
+      for (int j = 0; j < n; ++j) o.mask.values[std::size_t(i) * n + j] = c.sees(l, i, j) ? 1.0f : 0.0f;
   }
   const attn::Trace t = attn::reference_forward(in, o);
   const std::size_t first = std::size_t(l) * c.heads;

@@ -328,11 +328,12 @@ ModelView::Request ModelView::walkthrough_request(int head) const {
   // The model's own scale where it is not the contract's 1/√d_k (GPT-Neo scales nothing).
   if (std::fabs(m.config.score_scale - 1 / std::sqrt(float(m.config.d_k))) > 1e-7f) request["scale"] = m.config.score_scale;
   // A local layer's window (GPT-Neo's) as a boolean mask beside the causal one.
-  if (const int w = m.config.window(head / m.config.heads), n = int(in.q.rows()); w > 0 && w < n) {
+  const int layer = head / m.config.heads, n = int(in.q.rows());
+  if (const int w = m.config.window(layer); w > 0 && w < n) {
     Json mask = Json::array();
     for (int i = 0; i < n; ++i) {
-      std::vector<bool> row(std::size_t(n), false);
-      for (int j = std::max(0, i - w + 1); j <= i; ++j) row[std::size_t(j)] = true;
+      std::vector<bool> row;
+      for (int j = 0; j < n; ++j) row.push_back(m.config.sees(layer, i, j));
       mask.push_back(row);
     }
     request["mask"] = mask;
@@ -376,19 +377,19 @@ void ModelView::circuits_json(Json& out) const {
   out["frobenius_random"] = c.frobenius_random;
   if (r.attribution) {
     const lm::Attribution& a = *r.attribution;
-    Json parts = Json::array({{{"part", "embedding"}, {"direct", a.embedding}, {"total", nullptr}}});
-    const auto part = [&](const std::string& name, double value) {
-      parts.push_back({{"part", name}, {"direct", value}, {"total", nullptr}});
-    };
-    std::size_t bias = 0, mlp = 0;
-    for (int layer = 0; layer < m.config.layers; ++layer) {
-      for (int h = layer * m.config.heads; h < (layer + 1) * m.config.heads; ++h)
-        parts.push_back({{"part", head_name(m, h)}, {"direct", a.direct[std::size_t(h)]}, {"total", a.total[std::size_t(h)]}});
-      if (r.analysis.attention_bias[std::size_t(layer)].size()) part(std::to_string(layer) + ".attn_bias", a.attention_bias[bias++]);
-      if (r.analysis.mlp[std::size_t(layer)].size()) part(std::to_string(layer) + ".mlp", a.mlp[mlp++]);
+    // experiment()'s names of the parts (docs/your-model.md).
+    Json parts = Json::array();
+    for (const lm::AttributionPart& p : lm::ordered_parts(m, a)) {
+      using Kind = lm::AttributionPart::Kind;
+      const std::string layer = std::to_string(p.layer);
+      const std::string name = p.kind == Kind::embedding        ? "embedding"
+                               : p.kind == Kind::head           ? head_name(m, p.head)
+                               : p.kind == Kind::attention_bias ? layer + ".attn_bias"
+                               : p.kind == Kind::mlp            ? layer + ".mlp"
+                               : p.kind == Kind::final_bias     ? "final_ln_bias"
+                                                                : "unembed_bias";
+      parts.push_back({{"part", name}, {"direct", p.direct}, {"total", std::isnan(p.total) ? Json(nullptr) : Json(p.total)}});
     }
-    if (!m.params.final_norm.empty()) part("final_ln_bias", a.final_bias);
-    if (m.params.unembed_bias.size()) part("unembed_bias", a.unembed_bias);
     const double sum = a.sum();
     out["attribution"] = {{"position", a.position}, {"target", m.vocab.text(a.target)},
                           {"against", a.against >= 0 ? Json(m.vocab.text(a.against)) : Json(nullptr)},

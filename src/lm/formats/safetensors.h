@@ -26,7 +26,6 @@ class Safetensors {
     std::size_t begin = 0, end = 0;  // in the file
   };
   bool has(const std::string& tensor) const { return tensors_.count(tensor) > 0; }
-  const std::map<std::string, Tensor>& tensors() const { return tensors_; }
   // The tensor as floats, rows × cols (a 1-D tensor is 1 × n); throws naming the file and
   // the tensor on a missing one, another shape, or a dtype other than F32, F16 and BF16.
   Matrix matrix(const std::string& tensor, long long rows, long long cols) const;

@@ -166,32 +166,27 @@ void attribution(const lab::Lab& lab, lab::State& next) {
     beside_if_room(ImGui::CalcTextSize(label.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x, "");
     if (choice(label + "##against", s.against == t)) next.against = t;
   }
-  std::vector<BarRow> rows{{tr("embedding"), a.embedding, NAN}};
-  double heads = 0, rest = 0;
-  const int per_layer = mv.model()->config.heads;
-  std::size_t bias = 0, mlp = 0;
-  for (int layer = 0; layer < mv.model()->config.layers; ++layer) {
-    for (std::size_t h = std::size_t(layer * per_layer); h < std::size_t((layer + 1) * per_layer); ++h) {
-      rows.push_back({head_name(lab, int(h)), a.direct[h], h < a.total.size() ? a.total[h] : NAN});  // none while pending
-      heads += a.direct[h];
+  std::vector<BarRow> rows;
+  double heads = 0, rest = 0;  // the heads' direct parts; the biases' and MLPs'
+  bool others = false;         // whether the model has parts beside the embedding and the heads
+  for (const lm::AttributionPart& p : lm::ordered_parts(*mv.model(), a)) {
+    using Kind = lm::AttributionPart::Kind;
+    switch (p.kind) {
+      case Kind::embedding: rows.push_back({tr("embedding"), p.direct, NAN}); continue;
+      case Kind::head: rows.push_back({head_name(lab, p.head), p.direct, p.total}); heads += p.direct; continue;  // total NaN while pending
+      case Kind::attention_bias: rows.push_back({i18n::format(tr("%d attention bias"), p.layer), p.direct, NAN}); break;
+      case Kind::mlp: rows.push_back({i18n::format(tr("%d MLP"), p.layer), p.direct, NAN}); break;
+      case Kind::final_bias: rows.push_back({tr("final norm's bias"), p.direct, NAN}); break;
+      case Kind::unembed_bias: rows.push_back({tr("unembedding's bias"), p.direct, NAN}); break;
     }
-    if (r.analysis.attention_bias[std::size_t(layer)].size()) {
-      rows.push_back({i18n::format(tr("%d attention bias"), layer), a.attention_bias[bias], NAN});
-      rest += a.attention_bias[bias++];
-    }
-    if (r.analysis.mlp[std::size_t(layer)].size()) {
-      rows.push_back({i18n::format(tr("%d MLP"), layer), a.mlp[mlp], NAN});
-      rest += a.mlp[mlp++];
-    }
+    rest += p.direct;
+    others = true;
   }
-  if (norm) rows.push_back({tr("final norm's bias"), a.final_bias, NAN});
-  if (mv.model()->params.unembed_bias.size()) rows.push_back({tr("unembedding's bias"), a.unembed_bias, NAN});
-  rest += a.final_bias + a.unembed_bias;
   const double sum = a.sum();
   rows.push_back({tr("sum"), sum, NAN, true});
   bar_figure("attribution", rows, tr("direct"), tr("total"));
   const char* what = a.against < 0 ? tr("logit minus the mean logit") : tr("difference of the two logits");
-  if (norm || rest != 0)
+  if (others)
     text_wrapped(i18n::format(tr("Embedding %s + the heads' direct parts %s + the biases' and MLPs' parts %s = %s: the %s "
                                  "the model computed."),
                               signed_text(a.embedding).c_str(), signed_text(heads).c_str(), signed_text(rest).c_str(),
