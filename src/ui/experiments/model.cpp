@@ -232,7 +232,7 @@ void predictions(const lab::Lab& lab) {
   heading(i18n::format(by_token(lab) ? tr("What comes after token %d, \"%s\"") : tr("What comes after character %d, \"%s\""),
                        at, shown(r.tokens[std::size_t(at)]).c_str())
               .c_str());
-  const float scale = ui_scale(), bar_max = std::min(ImGui::GetContentRegionAvail().x * 0.5f, 240 * scale);
+  const float scale = ui_scale();
   const Palette& p = palette();
   // The bars start past the widest of the five (a BPE token may be a whole word).
   const std::vector<lab::ModelView::Prediction> guesses = mv.top(at, 5);
@@ -242,6 +242,10 @@ void predictions(const lab::Lab& lab) {
     widest = std::max(widest, ImGui::CalcTextSize(shown(mv.model()->vocab.text(guess.token)).c_str()).x);
   ImGui::PopFont();
   const float bars_at = std::max(3 * ImGui::GetFontSize(), ImGui::GetCursorPosX() + widest + ImGui::GetStyle().ItemSpacing.x);
+  // The bar in what is left beside the label and its "p = 0.000" (a phone's column is narrow).
+  const float left = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x - bars_at -
+                     ImGui::CalcTextSize("p = 0.000").x - ImGui::GetStyle().ItemSpacing.x;
+  const float bar_max = std::max(24 * scale, std::min({ImGui::GetContentRegionAvail().x * 0.5f, 240 * scale, left}));
   for (const lab::ModelView::Prediction& guess : guesses) {
     const std::string& token = mv.model()->vocab.text(guess.token);
     ImGui::PushFont(fonts().mono);
